@@ -1,0 +1,13 @@
+//! Problem types and math-program builders for bnsl.
+//!
+//! Every formulation shares one input, the [`ScoreTable`]: for each node, candidate
+//! parent sets ([`VarSet`] bitsets) with local scores. Learned networks are [`Dag`]s,
+//! checked against the table before anything is reported.
+
+pub mod dag;
+pub mod score_table;
+pub mod varset;
+
+pub use dag::{Dag, DagError};
+pub use score_table::{Candidate, ScoreTable, ScoreTableError};
+pub use varset::VarSet;

@@ -1,0 +1,177 @@
+//! The input every formulation shares: per node, the candidate parent sets and their
+//! local scores (a "score file" in GOBNILP's terms).
+//!
+//! Scores are natural-log decomposable scores, higher is better (GOBNILP's convention).
+//! Each node's candidates are kept sorted best first, which the DP oracle, OBS/ASOBS
+//! and the ILP primal heuristics all rely on.
+
+use crate::varset::VarSet;
+use std::collections::HashMap;
+
+/// One candidate family: a parent set and its local score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The parent set.
+    pub parents: VarSet,
+    /// Local score of the node given `parents` (natural log, higher is better).
+    pub score: f64,
+}
+
+/// Errors when assembling a score table from raw candidates.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum ScoreTableError {
+    /// A node has no candidate at all.
+    #[error("variable `{0}` has no candidate parent set")]
+    NoCandidates(String),
+    /// A candidate's score is NaN or infinite.
+    #[error("variable `{var}`: score {score} is not a finite number")]
+    NonFiniteScore { var: String, score: f64 },
+    /// A node lists itself as a parent.
+    #[error("variable `{0}` lists itself as a parent")]
+    SelfParent(String),
+    /// A node lists the same parent set twice.
+    #[error("variable `{var}`: parent set {parents:?} is listed twice")]
+    DuplicateParentSet { var: String, parents: Vec<String> },
+    /// Two variables share a name.
+    #[error("variable name `{0}` is used twice")]
+    DuplicateName(String),
+}
+
+/// Candidate parent sets with local scores, for every node.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScoreTable {
+    names: Vec<String>,
+    candidates: Vec<Vec<Candidate>>,
+}
+
+impl ScoreTable {
+    /// Builds a table, validating it and sorting each node's candidates best first
+    /// (ties broken by smaller parent sets first, then lexicographically, so the order
+    /// is deterministic).
+    pub fn new(names: Vec<String>, candidates: Vec<Vec<Candidate>>) -> Result<Self, ScoreTableError> {
+        assert_eq!(names.len(), candidates.len(), "one candidate list per variable");
+        let mut seen = HashMap::new();
+        for name in &names {
+            if seen.insert(name.as_str(), ()).is_some() {
+                return Err(ScoreTableError::DuplicateName(name.clone()));
+            }
+        }
+        let mut table = ScoreTable { names, candidates };
+        for v in 0..table.n() {
+            table.validate_node(v)?;
+            table.candidates[v].sort_by(|a, b| {
+                b.score
+                    .total_cmp(&a.score)
+                    .then(a.parents.len().cmp(&b.parents.len()))
+                    .then(a.parents.cmp(&b.parents))
+            });
+        }
+        Ok(table)
+    }
+
+    fn validate_node(&self, v: usize) -> Result<(), ScoreTableError> {
+        let name = &self.names[v];
+        let list = &self.candidates[v];
+        if list.is_empty() {
+            return Err(ScoreTableError::NoCandidates(name.clone()));
+        }
+        let mut seen = std::collections::HashSet::new();
+        for c in list {
+            if !c.score.is_finite() {
+                return Err(ScoreTableError::NonFiniteScore { var: name.clone(), score: c.score });
+            }
+            if c.parents.contains(v) {
+                return Err(ScoreTableError::SelfParent(name.clone()));
+            }
+            if !seen.insert(&c.parents) {
+                let parents = c.parents.iter().map(|p| self.names[p].clone()).collect();
+                return Err(ScoreTableError::DuplicateParentSet { var: name.clone(), parents });
+            }
+        }
+        Ok(())
+    }
+
+    /// Number of variables.
+    pub fn n(&self) -> usize {
+        self.names.len()
+    }
+
+    /// Variable names, indexed by variable.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Index of the variable called `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.names.iter().position(|n| n == name)
+    }
+
+    /// Candidates of node `v`, best first.
+    pub fn candidates(&self, v: usize) -> &[Candidate] {
+        &self.candidates[v]
+    }
+
+    /// Total number of candidate families over all nodes.
+    pub fn total_candidates(&self) -> usize {
+        self.candidates.iter().map(Vec::len).sum()
+    }
+
+    /// The score of `parents` for node `v`, if it is a candidate.
+    pub fn score_of(&self, v: usize, parents: &VarSet) -> Option<f64> {
+        self.candidates[v].iter().find(|c| &c.parents == parents).map(|c| c.score)
+    }
+
+    /// The best candidate of `v` whose parents all lie in `allowed`.
+    pub fn best_within(&self, v: usize, allowed: &VarSet) -> Option<&Candidate> {
+        self.candidates[v].iter().find(|c| c.parents.is_subset(allowed))
+    }
+
+    /// The largest parent-set size over all candidates.
+    pub fn max_parents(&self) -> usize {
+        self.candidates.iter().flatten().map(|c| c.parents.len()).max().unwrap_or(0)
+    }
+
+    /// Consumes the table, returning names and per-node candidate lists.
+    pub fn into_parts(self) -> (Vec<String>, Vec<Vec<Candidate>>) {
+        (self.names, self.candidates)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cand(n: usize, ps: &[usize], score: f64) -> Candidate {
+        Candidate { parents: VarSet::from_members(n, ps.iter().copied()), score }
+    }
+
+    #[test]
+    fn sorts_best_first_and_finds_within() {
+        let t = ScoreTable::new(
+            vec!["a".into(), "b".into()],
+            vec![vec![cand(2, &[], -5.0), cand(2, &[1], -3.0)], vec![cand(2, &[], -1.0)]],
+        )
+        .unwrap();
+        assert_eq!(t.candidates(0)[0].score, -3.0);
+        assert_eq!(t.best_within(0, &VarSet::empty(2)).unwrap().score, -5.0);
+        assert_eq!(t.score_of(0, &VarSet::from_members(2, [1])), Some(-3.0));
+    }
+
+    #[test]
+    fn rejects_bad_tables() {
+        let names = || vec!["a".to_string(), "b".to_string()];
+        let e = ScoreTable::new(names(), vec![vec![cand(2, &[], f64::NAN)], vec![cand(2, &[], 0.0)]]);
+        assert!(matches!(e, Err(ScoreTableError::NonFiniteScore { .. })));
+        let e = ScoreTable::new(names(), vec![vec![cand(2, &[0], 0.0)], vec![cand(2, &[], 0.0)]]);
+        assert_eq!(e, Err(ScoreTableError::SelfParent("a".into())));
+        let e = ScoreTable::new(names(), vec![vec![], vec![cand(2, &[], 0.0)]]);
+        assert_eq!(e, Err(ScoreTableError::NoCandidates("a".into())));
+        let e = ScoreTable::new(
+            names(),
+            vec![vec![cand(2, &[1], 0.0), cand(2, &[1], -1.0)], vec![cand(2, &[], 0.0)]],
+        );
+        assert!(matches!(e, Err(ScoreTableError::DuplicateParentSet { .. })));
+        let e = ScoreTable::new(vec!["a".into(), "a".into()], vec![vec![cand(2, &[], 0.0)]; 2]);
+        assert_eq!(e, Err(ScoreTableError::DuplicateName("a".into())));
+    }
+}

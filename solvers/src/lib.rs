@@ -1,0 +1,4 @@
+//! Exact and heuristic solvers for Bayesian network structure learning, and the MILP
+//! back-ends behind cargo features.
+
+pub mod dp;

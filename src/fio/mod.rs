@@ -1,0 +1,1 @@
+//! Score-file formats: GOBNILP/Jaakkola jkl (and its variants) and URLearning `.pss`.
