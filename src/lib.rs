@@ -8,8 +8,13 @@ pub use bnsl_formulations as formulations;
 pub use bnsl_solvers as solvers;
 
 pub mod cli;
+pub mod dag_io;
 pub mod data;
 pub mod error;
 pub mod fio;
+pub mod pipeline;
+pub mod progress;
+pub mod report;
+pub mod scores;
 
 pub use error::InputError;

@@ -5,9 +5,11 @@
 //! checked against the table before anything is reported.
 
 pub mod dag;
+pub mod milp;
 pub mod score_table;
 pub mod varset;
 
 pub use dag::{Dag, DagError};
+pub use milp::{MilpModel, Sense};
 pub use score_table::{Candidate, ScoreTable, ScoreTableError};
 pub use varset::VarSet;

@@ -2,3 +2,4 @@
 //! back-ends behind cargo features.
 
 pub mod dp;
+pub mod milp;

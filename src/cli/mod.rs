@@ -4,7 +4,11 @@
 use clap::{Parser, Subcommand};
 
 pub mod convert;
+pub mod learn;
 pub mod sample;
+pub mod score;
+pub mod scoring_args;
+pub mod verify;
 
 /// Bayesian network structure learning by mathematical programming.
 #[derive(Parser, Debug)]
@@ -17,6 +21,12 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Compute local scores (BDeu, BIC) from data into a GOBNILP jkl score file, with pruning.
+    Score(score::Args),
+    /// Learn a Bayesian network structure from a score file or a data set.
+    Learn(learn::Args),
+    /// Check a DAG: acyclic, parent sets among the candidates, total score recomputed.
+    Verify(verify::Args),
     /// Convert a score file between formats (jkl variants, URLearning .pss) to GOBNILP jkl.
     Convert(convert::Args),
     /// Draw samples from a BIF network by forward sampling.
@@ -26,6 +36,9 @@ pub enum Command {
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
+        Command::Score(a) => score::run(a),
+        Command::Learn(a) => learn::run(a),
+        Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Sample(a) => sample::run(a),
     }

@@ -1,0 +1,48 @@
+//! Links the SCIP shared library when the `scip` feature is on.
+//!
+//! `scip-sys` is built with `DOCS_RS=1` (set in `.cargo/config.toml`): it then uses its
+//! pregenerated SCIP 10 bindings and emits no link directives, so they come from here.
+//! The library is SCIP 10.0.2 from the `pyscipopt==6.3.0` wheel, unpacked by
+//! `scripts/setup.sh` into `$BNSL_SCIP_DIR/lib` (default: `.native/scip/lib` in the
+//! workspace). Binaries get an rpath to that directory; the directory is also passed to
+//! dependent packages' build scripts as `DEP_BNSL_SCIP_LIBDIR` so that they can add the
+//! same rpath to their own binaries.
+
+use std::env;
+use std::path::{Path, PathBuf};
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    if env::var_os("CARGO_FEATURE_SCIP").is_none() {
+        return;
+    }
+    println!("cargo:rerun-if-env-changed=BNSL_SCIP_DIR");
+    let lib_dir = scip_dir().join("lib");
+    let library = lib_dir.join("libscip.so");
+    println!("cargo:rerun-if-changed={}", library.display());
+    if !library.exists() {
+        panic!(
+            "\n\nSCIP library not found: {} does not exist.\n\
+             Run `bash scripts/setup.sh` as root to fetch SCIP 10 (from the pyscipopt wheel), \
+             or set BNSL_SCIP_DIR to a directory holding lib/libscip.so.\n\n",
+            library.display()
+        );
+    }
+    let lib_dir = lib_dir.display();
+    println!("cargo:rustc-link-search=native={lib_dir}");
+    println!("cargo:rustc-link-lib=dylib=scip");
+    println!("cargo:rustc-link-arg=-Wl,-rpath,{lib_dir}");
+    println!("cargo:libdir={lib_dir}");
+}
+
+/// `$BNSL_SCIP_DIR` (relative paths taken from the workspace root), else
+/// `<workspace>/.native/scip`.
+fn scip_dir() -> PathBuf {
+    let manifest =
+        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    let workspace = manifest.parent().unwrap_or(Path::new("/")).to_path_buf();
+    match env::var_os("BNSL_SCIP_DIR") {
+        Some(dir) if !dir.is_empty() => workspace.join(dir),
+        _ => workspace.join(".native").join("scip"),
+    }
+}

@@ -1,0 +1,258 @@
+//! The CBC back-end: COIN-OR CBC through its C interface (crate `coin_cbc_sys`, linking
+//! Debian's `coinor-libcbc-dev`, CBC 2.10).
+//!
+//! The safe `coin_cbc` wrapper hides the node count and whether an incumbent exists, both
+//! of which an honest report needs, so this module drives the C interface directly.
+//! libCbc is not thread-safe: all calls go through one process-wide lock, so CBC
+//! solves in one process run one at a time. CBC has no lazy-constraint callback
+//! reachable from Rust (SPEC §5); formulations with cuts run a cut loop around it.
+//! CBC does not report an unbounded MILP as such: when its LP relaxation is unbounded
+//! the outcome is [`Status::Unknown`] (or [`Status::Feasible`] with an incumbent) and
+//! carries no bound.
+
+use super::{finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use bnsl_formulations::milp::{MilpModel, Sense};
+use coin_cbc_sys as ffi;
+use std::ffi::CString;
+use std::os::raw::c_int;
+use std::sync::Mutex;
+use std::time::Instant;
+
+const NAME: &str = "cbc";
+
+/// Serialises every use of libCbc, which keeps global state.
+static CBC_LOCK: Mutex<()> = Mutex::new(());
+
+extern "C" {
+    // Part of CBC 2.10's C interface, not bound by coin_cbc_sys 0.1.3: the incumbent of
+    // the last MILP solve, or NULL when there is none.
+    fn Cbc_bestSolution(model: *mut ffi::Cbc_Model) -> *const f64;
+}
+
+/// Solves models with CBC. Honours every [`Limits`] field; the time limit is wall-clock
+/// (CBC's `timeMode elapsed`), the gap is CBC's `ratioGap`, 0 when no gap is given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CbcBackend;
+
+impl MilpBackend for CbcBackend {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
+        limits.validate()?;
+        if let Some(outcome) = trivial_outcome(model) {
+            return Ok(outcome);
+        }
+        let start = Instant::now();
+        let arrays = Arrays::new(model)?;
+        let _guard = CBC_LOCK
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cbc = Cbc::load(model, &arrays);
+        cbc.configure(limits)?;
+        // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
+        unsafe { ffi::Cbc_solve(cbc.0) };
+        let mut outcome = cbc.read_outcome(model);
+        outcome.time_s = start.elapsed().as_secs_f64();
+        Ok(outcome)
+    }
+}
+
+fn error(message: String) -> SolverError {
+    SolverError::Backend {
+        backend: NAME,
+        message,
+    }
+}
+
+/// The model in the column-major arrays `Cbc_loadProblem` takes, with infinite bounds
+/// written as CBC's infinity (`DBL_MAX`).
+struct Arrays {
+    starts: Vec<c_int>,
+    rows: Vec<c_int>,
+    values: Vec<f64>,
+    col_lower: Vec<f64>,
+    col_upper: Vec<f64>,
+    objective: Vec<f64>,
+    row_lower: Vec<f64>,
+    row_upper: Vec<f64>,
+}
+
+fn c_index(n: usize) -> Result<c_int, SolverError> {
+    c_int::try_from(n).map_err(|_| error(format!("model too large for CBC ({n} entries)")))
+}
+
+fn clamp(x: f64) -> f64 {
+    x.clamp(f64::MIN, f64::MAX)
+}
+
+impl Arrays {
+    fn new(model: &MilpModel) -> Result<Self, SolverError> {
+        let csc = model.column_major();
+        let vars = model.variables();
+        Ok(Arrays {
+            starts: csc
+                .starts
+                .iter()
+                .map(|&s| c_index(s))
+                .collect::<Result<_, _>>()?,
+            rows: csc
+                .rows
+                .iter()
+                .map(|&r| c_index(r))
+                .collect::<Result<_, _>>()?,
+            values: csc.values,
+            col_lower: vars.iter().map(|v| clamp(v.lower)).collect(),
+            col_upper: vars.iter().map(|v| clamp(v.upper)).collect(),
+            objective: vars.iter().map(|v| v.objective).collect(),
+            row_lower: model.rows().iter().map(|r| clamp(r.lower)).collect(),
+            row_upper: model.rows().iter().map(|r| clamp(r.upper)).collect(),
+        })
+    }
+}
+
+/// An owned CBC model; only used while [`CBC_LOCK`] is held.
+struct Cbc(*mut ffi::Cbc_Model);
+
+impl Drop for Cbc {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from `Cbc_newModel` and is deleted once.
+        unsafe { ffi::Cbc_deleteModel(self.0) }
+    }
+}
+
+impl Cbc {
+    fn load(model: &MilpModel, a: &Arrays) -> Self {
+        // SAFETY: the arrays have the lengths the C interface expects (one start per
+        // column plus one, one entry per non-zero, one bound per column and row), and
+        // the sizes fit in `c_int` (checked when the arrays were built).
+        unsafe {
+            let cbc = Cbc(ffi::Cbc_newModel());
+            ffi::Cbc_loadProblem(
+                cbc.0,
+                a.col_lower.len() as c_int,
+                a.row_lower.len() as c_int,
+                a.starts.as_ptr(),
+                a.rows.as_ptr(),
+                a.values.as_ptr(),
+                a.col_lower.as_ptr(),
+                a.col_upper.as_ptr(),
+                a.objective.as_ptr(),
+                a.row_lower.as_ptr(),
+                a.row_upper.as_ptr(),
+            );
+            for (j, var) in model.variables().iter().enumerate() {
+                if var.integer {
+                    ffi::Cbc_setInteger(cbc.0, j as c_int);
+                }
+            }
+            let sense = match model.sense() {
+                Sense::Maximize => -1.0,
+                Sense::Minimize => 1.0,
+            };
+            ffi::Cbc_setObjSense(cbc.0, sense);
+            cbc
+        }
+    }
+
+    /// Sets a CBC command-line parameter (`-name value`).
+    fn set(&self, name: &str, value: &str) -> Result<(), SolverError> {
+        let name = CString::new(name).map_err(|e| error(e.to_string()))?;
+        let value = CString::new(value).map_err(|e| error(e.to_string()))?;
+        // SAFETY: live model; CBC copies both strings.
+        unsafe { ffi::Cbc_setParameter(self.0, name.as_ptr(), value.as_ptr()) };
+        Ok(())
+    }
+
+    fn configure(&self, limits: &Limits) -> Result<(), SolverError> {
+        let level = c_int::from(limits.verbose);
+        // SAFETY: live model.
+        unsafe { ffi::Cbc_setLogLevel(self.0, level) };
+        self.set("log", &level.to_string())?;
+        self.set("ratioGap", &limits.gap.unwrap_or(0.0).to_string())?;
+        if let Some(seconds) = limits.time_limit {
+            self.set("timeMode", "elapsed")?;
+            self.set("seconds", &seconds.to_string())?;
+        }
+        if let Some(seed) = limits.seed_i32() {
+            self.set("randomCbcSeed", &seed.to_string())?;
+        }
+        if let Some(threads) = limits.threads {
+            self.set("threads", &threads.to_string())?;
+        }
+        Ok(())
+    }
+
+    /// The incumbent after a solve: the optimal LP point for an LP (CBC solves those
+    /// with Clp alone), else CBC's best integer solution if it found one.
+    fn incumbent(&self, model: &MilpModel, proven_optimal: bool) -> Option<Vec<f64>> {
+        let n = model.num_vars();
+        // SAFETY: live, solved model; both calls return NULL or an array of one value
+        // per column, owned by CBC and copied here before the model changes.
+        unsafe {
+            let ptr = if model.has_integers() {
+                Cbc_bestSolution(self.0)
+            } else if proven_optimal {
+                ffi::Cbc_getColSolution(self.0)
+            } else {
+                std::ptr::null()
+            };
+            (!ptr.is_null()).then(|| std::slice::from_raw_parts(ptr, n).to_vec())
+        }
+    }
+
+    fn read_outcome(&self, model: &MilpModel) -> MilpOutcome {
+        // SAFETY: live, solved model.
+        let (proven_optimal, proven_infeasible) = unsafe {
+            (
+                ffi::Cbc_isProvenOptimal(self.0) != 0,
+                ffi::Cbc_isProvenInfeasible(self.0) != 0,
+            )
+        };
+        let values = self.incumbent(model, proven_optimal);
+        let status = match (proven_optimal, proven_infeasible, values.is_some()) {
+            (true, _, true) => Status::Optimal,
+            // For an LP, Clp's "infeasible" covers dual infeasibility (unboundedness) too,
+            // which only finite variable bounds rule out.
+            (_, true, _) if model.has_integers() || model.is_bounded() => Status::Infeasible,
+            (_, _, true) => Status::Feasible,
+            _ => Status::Unknown,
+        };
+        let objective = values.as_ref().map(|_| {
+            // SAFETY: live, solved model.
+            unsafe { ffi::Cbc_getObjValue(self.0) }
+        });
+        // SAFETY: live, solved model.
+        let relaxation_unbounded =
+            model.has_integers() && unsafe { ffi::Cbc_isContinuousUnbounded(self.0) != 0 };
+        let bound =
+            if matches!(status, Status::Infeasible | Status::Unbounded) || relaxation_unbounded {
+                None
+            } else if model.has_integers() {
+                // SAFETY: live, solved model.
+                finite(unsafe { ffi::Cbc_getBestPossibleObjValue(self.0) })
+            } else {
+                objective.filter(|_| status == Status::Optimal)
+            };
+        let nodes = model.has_integers().then(|| {
+            // SAFETY: live, solved model.
+            unsafe { ffi::Cbc_getNodeCount(self.0) }
+        });
+        MilpOutcome {
+            status,
+            objective,
+            bound,
+            values,
+            nodes: nodes.and_then(|n| u64::try_from(n).ok()),
+            time_s: 0.0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CbcBackend;
+
+    crate::milp::testkit::backend_tests!(CbcBackend);
+}

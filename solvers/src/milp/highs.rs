@@ -1,0 +1,180 @@
+//! The HiGHS back-end (crate `highs`, with HiGHS compiled from its vendored sources).
+//!
+//! HiGHS solves MILPs by branch and cut with its own presolve and heuristics. Its C API
+//! has no lazy-constraint callback (SPEC §5), so formulations that separate cuts run a
+//! cut loop around repeated solves of this back-end.
+
+use super::{finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use bnsl_formulations::milp::{MilpModel, Sense};
+use highs::{
+    ColProblem, HighsModelStatus, HighsOptionValue, HighsSolutionStatus, Model, SolvedModel,
+};
+use std::ffi::CStr;
+use std::time::Instant;
+
+const NAME: &str = "highs";
+
+/// Solves models with HiGHS. Honours every [`Limits`] field; the gap is HiGHS's
+/// `mip_rel_gap`, set to 0 when no gap is given (HiGHS's own default is 1e-4).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HighsBackend;
+
+impl MilpBackend for HighsBackend {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
+        limits.validate()?;
+        if let Some(outcome) = trivial_outcome(model) {
+            return Ok(outcome);
+        }
+        let start = Instant::now();
+        let mut highs = build(model)?;
+        configure(&mut highs, limits)?;
+        let solved = highs
+            .try_solve()
+            .map_err(|s| error(format!("solve failed with status {s:?}")))?;
+        let mut outcome = read_outcome(model, &solved)?;
+        outcome.time_s = start.elapsed().as_secs_f64();
+        Ok(outcome)
+    }
+}
+
+fn error(message: String) -> SolverError {
+    SolverError::Backend {
+        backend: NAME,
+        message,
+    }
+}
+
+/// Passes the model to HiGHS column by column.
+fn build(model: &MilpModel) -> Result<Model, SolverError> {
+    let mut problem = ColProblem::default();
+    let rows: Vec<highs::Row> = model
+        .rows()
+        .iter()
+        .map(|r| problem.add_row(r.lower..=r.upper))
+        .collect();
+    let csc = model.column_major();
+    for (j, var) in model.variables().iter().enumerate() {
+        let entries =
+            (csc.starts[j]..csc.starts[j + 1]).map(|k| (rows[csc.rows[k]], csc.values[k]));
+        problem.add_column_with_integrality(
+            var.objective,
+            var.lower..=var.upper,
+            entries,
+            var.integer,
+        );
+    }
+    let sense = match model.sense() {
+        Sense::Maximize => highs::Sense::Maximise,
+        Sense::Minimize => highs::Sense::Minimise,
+    };
+    problem
+        .try_optimise(sense)
+        .map_err(|s| error(format!("model rejected with status {s:?}")))
+}
+
+fn set_option<V: HighsOptionValue>(
+    highs: &mut Model,
+    name: &str,
+    value: V,
+) -> Result<(), SolverError> {
+    highs
+        .try_set_option(name, value)
+        .map_err(|_| error(format!("option `{name}` was rejected")))
+}
+
+fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
+    set_option(highs, "output_flag", limits.verbose)?;
+    set_option(highs, "log_to_console", limits.verbose)?;
+    set_option(highs, "mip_rel_gap", limits.gap.unwrap_or(0.0))?;
+    if let Some(seconds) = limits.time_limit {
+        set_option(highs, "time_limit", seconds)?;
+    }
+    if let Some(seed) = limits.seed_i32() {
+        set_option(highs, "random_seed", seed)?;
+    }
+    if let Some(threads) = limits.threads {
+        let threads = i32::try_from(threads).map_err(|_| error(format!("{threads} threads")))?;
+        set_option(highs, "threads", threads)?;
+        // HiGHS keeps one task scheduler per calling thread, sized by the first solve on
+        // that thread, and refuses a later solve asking for another size. Dropping the
+        // scheduler here lets the coming solve create one of the requested size.
+        // SAFETY: no HiGHS solve runs on this thread while we are here.
+        unsafe { highs_sys::Highs_resetGlobalScheduler(1) };
+    }
+    Ok(())
+}
+
+fn int64_info(solved: &SolvedModel, name: &CStr) -> Option<i64> {
+    let mut value: i64 = -1;
+    // SAFETY: the pointer is a live HiGHS instance owned by `solved`, `name` is
+    // NUL-terminated and `value` outlives the call.
+    let status =
+        unsafe { highs_sys::Highs_getInt64InfoValue(solved.as_ptr(), name.as_ptr(), &mut value) };
+    (status == highs_sys::STATUS_OK).then_some(value)
+}
+
+/// Maps HiGHS's model status to ours. A bounded model (all variable bounds finite)
+/// cannot be unbounded, so "unbounded or infeasible" means infeasible there.
+fn map_status(
+    model: &MilpModel,
+    status: HighsModelStatus,
+    has_incumbent: bool,
+) -> Result<Status, SolverError> {
+    Ok(match status {
+        HighsModelStatus::Optimal => Status::Optimal,
+        HighsModelStatus::Infeasible => Status::Infeasible,
+        HighsModelStatus::Unbounded => Status::Unbounded,
+        HighsModelStatus::UnboundedOrInfeasible if model.is_bounded() => Status::Infeasible,
+        HighsModelStatus::LoadError
+        | HighsModelStatus::ModelError
+        | HighsModelStatus::PresolveError
+        | HighsModelStatus::SolveError
+        | HighsModelStatus::PostsolveError => {
+            return Err(error(format!("model status {status:?}")))
+        }
+        _ if has_incumbent => Status::Feasible,
+        _ => Status::Unknown,
+    })
+}
+
+fn read_outcome(model: &MilpModel, solved: &SolvedModel) -> Result<MilpOutcome, SolverError> {
+    let has_incumbent = solved.primal_solution_status() == HighsSolutionStatus::Feasible;
+    let status = map_status(model, solved.status(), has_incumbent)?;
+    let objective = has_incumbent.then(|| solved.objective_value());
+    let bound = if matches!(status, Status::Infeasible | Status::Unbounded) {
+        None
+    } else if model.has_integers() {
+        solved
+            .double_info_value(c"mip_dual_bound")
+            .ok()
+            .and_then(finite)
+    } else {
+        // For an LP the dual bound of an optimal basis is its objective value.
+        objective.filter(|_| status == Status::Optimal)
+    };
+    let values = has_incumbent.then(|| solved.get_solution().columns().to_vec());
+    let nodes = model
+        .has_integers()
+        .then(|| int64_info(solved, c"mip_node_count"))
+        .flatten()
+        .and_then(|n| u64::try_from(n).ok());
+    Ok(MilpOutcome {
+        status,
+        objective,
+        bound,
+        values,
+        nodes,
+        time_s: 0.0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HighsBackend;
+
+    crate::milp::testkit::backend_tests!(HighsBackend);
+}

@@ -1,0 +1,187 @@
+//! The SCIP back-end: SCIP 10 through `russcip` 0.11.
+//!
+//! SCIP is a branch-and-cut framework whose constraint handlers can separate cuts inside
+//! the search (SPEC §5), which later capability traits build on. The library comes from
+//! the `pyscipopt` wheel (see `solvers/build.rs` and `scripts/setup.sh`). SCIP solves
+//! sequentially here: [`Limits::threads`] is ignored.
+
+use super::{finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use bnsl_formulations::milp::{MilpModel, Sense};
+use russcip::prelude::*;
+use russcip::{ffi, ProblemCreated, Solved, Variable};
+use std::borrow::Cow;
+use std::time::Instant;
+
+const NAME: &str = "scip";
+
+/// Solves models with SCIP. Honours the time limit (wall clock, SCIP's default clock),
+/// the gap (`limits/gap`, 0 when none is given), the seed
+/// (`randomization/randomseedshift`) and verbosity.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ScipBackend;
+
+impl MilpBackend for ScipBackend {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
+        limits.validate()?;
+        if let Some(outcome) = trivial_outcome(model) {
+            return Ok(outcome);
+        }
+        let start = Instant::now();
+        let (scip, vars) = build(model, limits)?;
+        let solved = scip
+            .try_solve()
+            .map_err(|code| error(format!("solve failed: {code:?}")))?;
+        let mut outcome = read_outcome(model, &solved, &vars);
+        outcome.time_s = start.elapsed().as_secs_f64();
+        Ok(outcome)
+    }
+}
+
+fn error(message: String) -> SolverError {
+    SolverError::Backend {
+        backend: NAME,
+        message,
+    }
+}
+
+fn param_error(name: &str, code: russcip::Retcode) -> SolverError {
+    error(format!("parameter `{name}` was rejected: {code:?}"))
+}
+
+/// SCIP names are C strings: a NUL byte would end them early.
+fn scip_name(name: &str) -> Cow<'_, str> {
+    if name.contains('\0') {
+        Cow::Owned(name.replace('\0', " "))
+    } else {
+        Cow::Borrowed(name)
+    }
+}
+
+/// Creates the SCIP problem with its parameters, variables and linear constraints.
+fn build(
+    model: &MilpModel,
+    limits: &Limits,
+) -> Result<(Model<ProblemCreated>, Vec<Variable>), SolverError> {
+    let scip =
+        Model::try_new().map_err(|code| error(format!("could not create SCIP: {code:?}")))?;
+    let scip = if limits.verbose {
+        scip.set_display_verbosity(4)
+    } else {
+        scip.hide_output()
+    };
+    let sense = match model.sense() {
+        Sense::Maximize => ObjSense::Maximize,
+        Sense::Minimize => ObjSense::Minimize,
+    };
+    let mut scip = scip
+        .include_default_plugins()
+        .create_prob("bnsl")
+        .set_obj_sense(sense);
+    let gap = limits.gap.unwrap_or(0.0);
+    scip = scip
+        .set_real_param("limits/gap", gap)
+        .map_err(|c| param_error("limits/gap", c))?;
+    if let Some(seconds) = limits.time_limit {
+        scip = scip
+            .set_real_param("limits/time", seconds)
+            .map_err(|c| param_error("limits/time", c))?;
+    }
+    if let Some(seed) = limits.seed_i32() {
+        let name = "randomization/randomseedshift";
+        scip = scip
+            .set_int_param(name, seed)
+            .map_err(|c| param_error(name, c))?;
+    }
+    let vars: Vec<Variable> = model
+        .variables()
+        .iter()
+        .map(|v| {
+            let kind = if v.integer {
+                VarType::Integer
+            } else {
+                VarType::Continuous
+            };
+            scip.add_var(v.lower, v.upper, v.objective, &scip_name(&v.name), kind)
+        })
+        .collect();
+    for row in model.rows() {
+        let row_vars: Vec<&Variable> = row
+            .coefficients
+            .iter()
+            .map(|&(var, _)| &vars[var.index()])
+            .collect();
+        let coefs: Vec<f64> = row.coefficients.iter().map(|&(_, c)| c).collect();
+        scip.add_cons(
+            row_vars,
+            &coefs,
+            row.lower,
+            row.upper,
+            &scip_name(&row.name),
+        );
+    }
+    Ok((scip, vars))
+}
+
+/// Maps SCIP's status to ours. SCIP stops at `limits/gap` with "gap limit", which is
+/// optimality within the requested gap. A bounded model cannot be unbounded, so
+/// "infeasible or unbounded" means infeasible there.
+fn map_status(model: &MilpModel, status: russcip::Status, has_incumbent: bool) -> Status {
+    match status {
+        russcip::Status::Optimal | russcip::Status::GapLimit if has_incumbent => Status::Optimal,
+        russcip::Status::Infeasible => Status::Infeasible,
+        russcip::Status::Unbounded => Status::Unbounded,
+        russcip::Status::Inforunbd if model.is_bounded() => Status::Infeasible,
+        _ if has_incumbent => Status::Feasible,
+        _ => Status::Unknown,
+    }
+}
+
+fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) -> MilpOutcome {
+    let best = solved.best_sol();
+    let status = map_status(model, solved.status(), best.is_some());
+    let objective = best.as_ref().map(|sol| sol.obj_val());
+    let values = best
+        .as_ref()
+        .map(|sol| vars.iter().map(|v| sol.val(v)).collect());
+    let bound = match status {
+        Status::Infeasible | Status::Unbounded => None,
+        _ => finite(solved.best_bound()),
+    };
+    // SAFETY: the pointer is the live SCIP instance owned by `solved`, in solved stage.
+    let nodes = unsafe { ffi::SCIPgetNTotalNodes(solved.scip_ptr()) };
+    MilpOutcome {
+        status,
+        objective,
+        bound,
+        values,
+        nodes: u64::try_from(nodes).ok(),
+        time_s: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    crate::milp::testkit::backend_tests!(ScipBackend);
+
+    #[test]
+    fn links_scip_10() {
+        // SAFETY: a pure query of the linked library's version.
+        let major = unsafe { ffi::SCIPmajorVersion() };
+        assert_eq!(
+            major, 10,
+            "scip-sys's pregenerated bindings are for SCIP 10"
+        );
+    }
+
+    #[test]
+    fn names_with_nul_bytes_are_cleaned() {
+        assert_eq!(scip_name("a\0b"), "a b");
+        assert!(matches!(scip_name("ab"), Cow::Borrowed("ab")));
+    }
+}

@@ -1,0 +1,233 @@
+//! Small MILPs with known answers that every back-end must solve correctly; each
+//! back-end's tests run all of them.
+
+use super::{Limits, MilpBackend, MilpOutcome, Status};
+use bnsl_formulations::milp::{MilpModel, Sense};
+use std::time::Instant;
+
+const TOL: f64 = 1e-6;
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= TOL * (1.0 + b.abs())
+}
+
+/// Checks that an outcome's incumbent is feasible and matches its objective value.
+fn assert_consistent(model: &MilpModel, outcome: &MilpOutcome) {
+    let values = outcome.values.as_ref().expect("an incumbent");
+    assert_eq!(values.len(), model.num_vars());
+    assert!(
+        model.max_violation(values) <= TOL,
+        "infeasible incumbent {values:?}"
+    );
+    let objective = outcome.objective.expect("an objective value");
+    assert!(
+        close(model.objective_value(values), objective),
+        "{outcome:?}"
+    );
+}
+
+/// 0/1 knapsack: values 8, 11, 6, 4; weights 5, 7, 4, 3; capacity 14. The integer
+/// optimum is 21 (items 2, 3, 4); the LP optimum is 22 (items 1, 2 and half of 3).
+fn knapsack(integer: bool) -> MilpModel {
+    let mut m = MilpModel::new(Sense::Maximize);
+    let items = [(8.0, 5.0), (11.0, 7.0), (6.0, 4.0), (4.0, 3.0)];
+    let mut row = Vec::new();
+    for (i, &(value, weight)) in items.iter().enumerate() {
+        let x = if integer {
+            m.add_binary(format!("x{i}"), value)
+        } else {
+            m.add_continuous(format!("x{i}"), 0.0, 1.0, value)
+        };
+        row.push((x.unwrap(), weight));
+    }
+    m.add_le("capacity", row, 14.0).unwrap();
+    m
+}
+
+/// The knapsack's integer optimum is found and proven, not its LP optimum.
+pub fn knapsack_optimum(backend: &dyn MilpBackend) {
+    let m = knapsack(true);
+    let o = backend.solve(&m, &Limits::default()).unwrap();
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert_consistent(&m, &o);
+    assert!(close(o.objective.unwrap(), 21.0), "{o:?}");
+    assert!(close(o.bound.unwrap(), 21.0), "{o:?}");
+    assert_eq!(
+        o.values
+            .unwrap()
+            .iter()
+            .map(|v| v.round())
+            .collect::<Vec<_>>(),
+        [0.0, 1.0, 1.0, 1.0]
+    );
+    assert!(o.time_s >= 0.0);
+}
+
+/// Without integer variables the model is an LP and its optimum is 22.
+pub fn lp_optimum(backend: &dyn MilpBackend) {
+    let m = knapsack(false);
+    let o = backend.solve(&m, &Limits::default()).unwrap();
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert_consistent(&m, &o);
+    assert!(close(o.objective.unwrap(), 22.0), "{o:?}");
+    assert!(close(o.bound.unwrap(), 22.0), "{o:?}");
+}
+
+/// Minimisation with negative bounds, a ranged row, an equality row and a continuous
+/// variable: min x − 2y + z s.t. 1 ≤ x + y ≤ 3, y − x ≤ 0.5, x + z = 2.2, with x, y
+/// integer in [−5, 5] and z in [0, 2.5]. The optimum is 0.2 (y = 1, x ∈ {1, 2});
+/// the LP relaxation reaches −1.3.
+pub fn mixed_minimisation(backend: &dyn MilpBackend) {
+    let mut m = MilpModel::new(Sense::Minimize);
+    let x = m.add_integer("x", -5.0, 5.0, 1.0).unwrap();
+    let y = m.add_integer("y", -5.0, 5.0, -2.0).unwrap();
+    let z = m.add_continuous("z", 0.0, 2.5, 1.0).unwrap();
+    m.add_row("sum", [(x, 1.0), (y, 1.0)], 1.0, 3.0).unwrap();
+    m.add_le("diff", [(y, 1.0), (x, -1.0)], 0.5).unwrap();
+    m.add_eq("link", [(x, 1.0), (z, 1.0)], 2.2).unwrap();
+    let o = backend.solve(&m, &Limits::default()).unwrap();
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert_consistent(&m, &o);
+    assert!(close(o.objective.unwrap(), 0.2), "{o:?}");
+    assert!(close(o.bound.unwrap(), 0.2), "{o:?}");
+    assert!(close(o.values.unwrap()[1], 1.0));
+}
+
+/// 2x + 2y = 3 has fractional solutions but no integer one.
+pub fn integer_infeasible(backend: &dyn MilpBackend) {
+    let mut m = MilpModel::new(Sense::Maximize);
+    let x = m.add_integer("x", 0.0, 5.0, 1.0).unwrap();
+    let y = m.add_integer("y", 0.0, 5.0, 1.0).unwrap();
+    m.add_eq("odd", [(x, 2.0), (y, 2.0)], 3.0).unwrap();
+    let o = backend.solve(&m, &Limits::default()).unwrap();
+    assert_eq!(o.status, Status::Infeasible, "{o:?}");
+    assert_eq!((o.objective, o.values), (None, None));
+}
+
+/// max x + y with x integer and no upper bounds is unbounded; the solver may prove
+/// it or give up, but must not claim an optimum, infeasibility or a finite bound.
+pub fn unbounded(backend: &dyn MilpBackend) {
+    let mut m = MilpModel::new(Sense::Maximize);
+    let x = m.add_integer("x", 0.0, f64::INFINITY, 1.0).unwrap();
+    let y = m.add_continuous("y", 0.0, f64::INFINITY, 1.0).unwrap();
+    m.add_ge("r", [(x, 1.0), (y, -1.0)], 0.5).unwrap();
+    let o = backend.solve(&m, &Limits::default()).unwrap();
+    assert!(
+        matches!(o.status, Status::Unbounded | Status::Unknown),
+        "{o:?}"
+    );
+    assert_eq!(o.bound, None, "no finite bound is valid: {o:?}");
+}
+
+/// Threads, seed and a gap are accepted; with a 50% gap the solver may
+/// stop early, and then its answer must be within that gap.
+pub fn settings_accepted(backend: &dyn MilpBackend) {
+    let m = knapsack(true);
+    let limits = Limits {
+        time_limit: Some(60.0),
+        gap: Some(0.5),
+        threads: Some(1),
+        seed: Some(7),
+        verbose: false,
+    };
+    let o = backend.solve(&m, &limits).unwrap();
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert_consistent(&m, &o);
+    assert!(
+        o.objective.unwrap() <= 21.0 + TOL && o.bound.unwrap() >= 21.0 - TOL,
+        "{o:?}"
+    );
+    assert!(o.relative_gap().unwrap() <= 0.5 + TOL, "{o:?}");
+    let bad = Limits {
+        threads: Some(0),
+        ..Limits::default()
+    };
+    assert!(backend.solve(&m, &bad).is_err());
+}
+
+/// A market-split instance (Cornuéjols and Dawande 1999: 4 rows, 30 binaries, random
+/// coefficients in 0..100, right-hand sides half the row sums, slack minimised) is far
+/// too hard for branch and bound to finish in a second; the solver must stop at the
+/// time limit and report what it has without claiming optimality.
+pub fn time_limit(backend: &dyn MilpBackend) {
+    let mut m = MilpModel::new(Sense::Minimize);
+    let xs: Vec<_> = (0..30)
+        .map(|j| m.add_binary(format!("x{j}"), 0.0).unwrap())
+        .collect();
+    let mut state: u64 = 12345;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((state >> 33) % 100) as f64
+    };
+    for i in 0..4 {
+        let coefs: Vec<f64> = xs.iter().map(|_| next()).collect();
+        let rhs = (coefs.iter().sum::<f64>() / 2.0).floor();
+        let over = m
+            .add_continuous(format!("over{i}"), 0.0, f64::INFINITY, 1.0)
+            .unwrap();
+        let under = m
+            .add_continuous(format!("under{i}"), 0.0, f64::INFINITY, 1.0)
+            .unwrap();
+        let mut row: Vec<_> = xs.iter().copied().zip(coefs).collect();
+        row.push((over, -1.0));
+        row.push((under, 1.0));
+        m.add_eq(format!("split{i}"), row, rhs).unwrap();
+    }
+    let limits = Limits {
+        time_limit: Some(1.0),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let o = backend.solve(&m, &limits).unwrap();
+    let wall = start.elapsed().as_secs_f64();
+    assert!(wall < 6.0, "ran {wall:.1} s with a 1 s limit");
+    assert!(o.time_s <= wall + 1e-3);
+    assert!(
+        matches!(o.status, Status::Feasible | Status::Unknown),
+        "{o:?}"
+    );
+    if o.status == Status::Feasible {
+        assert_consistent(&m, &o);
+        if let Some(bound) = o.bound {
+            assert!(bound <= o.objective.unwrap() + TOL, "{o:?}");
+        }
+    }
+}
+
+/// Declares one `#[test]` per check above for the given back-end value.
+macro_rules! backend_tests {
+    ($backend:expr) => {
+        #[test]
+        fn knapsack_optimum() {
+            $crate::milp::testkit::knapsack_optimum(&$backend);
+        }
+        #[test]
+        fn lp_optimum() {
+            $crate::milp::testkit::lp_optimum(&$backend);
+        }
+        #[test]
+        fn mixed_minimisation() {
+            $crate::milp::testkit::mixed_minimisation(&$backend);
+        }
+        #[test]
+        fn integer_infeasible() {
+            $crate::milp::testkit::integer_infeasible(&$backend);
+        }
+        #[test]
+        fn unbounded() {
+            $crate::milp::testkit::unbounded(&$backend);
+        }
+        #[test]
+        fn settings_accepted() {
+            $crate::milp::testkit::settings_accepted(&$backend);
+        }
+        #[test]
+        fn time_limit() {
+            $crate::milp::testkit::time_limit(&$backend);
+        }
+    };
+}
+
+pub(crate) use backend_tests;

@@ -1,0 +1,60 @@
+//! Command-line options shared by every subcommand that scores data.
+
+use crate::pipeline::ScoringSetup;
+use crate::scores::{CandidateOptions, Pruning, ScoreKind};
+use anyhow::bail;
+
+/// The score function names accepted by `--score`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ScoreName {
+    /// Bayesian Dirichlet equivalent uniform (with `--ess`).
+    Bdeu,
+    /// Bayesian information criterion.
+    Bic,
+}
+
+/// How data is scored into candidate parent sets.
+#[derive(clap::Args, Debug, Clone)]
+pub struct ScoringArgs {
+    /// Score function.
+    #[arg(long, value_enum, default_value_t = ScoreName::Bdeu)]
+    pub score: ScoreName,
+    /// Equivalent sample size of BDeu.
+    #[arg(long, default_value_t = 1.0)]
+    pub ess: f64,
+    /// Largest parent set scored (GOBNILP's default palim is 3).
+    #[arg(long, default_value_t = 3)]
+    pub max_parents: usize,
+    /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
+    /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF).
+    #[arg(long, default_value_t = 0.0)]
+    pub prune_gap: f64,
+    /// Keep every parent set up to the limit (no pruning at all).
+    #[arg(long, conflicts_with = "prune_gap")]
+    pub no_prune: bool,
+}
+
+impl ScoringArgs {
+    /// The score function, validated.
+    pub fn kind(&self) -> anyhow::Result<ScoreKind> {
+        match self.score {
+            ScoreName::Bic => Ok(ScoreKind::Bic),
+            ScoreName::Bdeu if self.ess.is_finite() && self.ess > 0.0 => Ok(ScoreKind::Bdeu { ess: self.ess }),
+            ScoreName::Bdeu => bail!("--ess must be a positive number, got {}", self.ess),
+        }
+    }
+
+    /// Candidate generation options, validated.
+    pub fn candidate_options(&self) -> anyhow::Result<CandidateOptions> {
+        if !(self.prune_gap.is_finite() && self.prune_gap >= 0.0) {
+            bail!("--prune-gap must be a finite number ≥ 0, got {}", self.prune_gap);
+        }
+        let pruning = if self.no_prune { Pruning::Off } else { Pruning::Gap(self.prune_gap) };
+        Ok(CandidateOptions { max_parents: Some(self.max_parents), pruning })
+    }
+
+    /// The whole scoring setup.
+    pub fn setup(&self) -> anyhow::Result<ScoringSetup> {
+        Ok(ScoringSetup { kind: self.kind()?, candidates: self.candidate_options()?, load: Default::default() })
+    }
+}

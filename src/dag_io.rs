@@ -1,0 +1,248 @@
+//! Reading and writing learned DAGs: parent lists (text), bnlearn model strings, DOT and
+//! JSON.
+//!
+//! The text form, one line per node, is what `bnsl learn -o dag.txt` writes and what
+//! `bnsl verify --dag` reads:
+//! ```text
+//! # comment lines and blank lines are ignored
+//! asia <-
+//! tub <- asia
+//! either <- lung, tub
+//! ```
+//! A node missing from the file has no parents. A model string `[asia][tub|asia][either|lung:tub]`
+//! and a JSON object with a `parents` map (name → list of names), as `--json` prints, are
+//! read as well.
+
+use crate::error::{read_text, InputError};
+use bnsl_formulations::{Dag, VarSet};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// Output formats for a DAG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DagFormat {
+    /// Parent lists, one line per node (`child <- p1, p2`).
+    Txt,
+    /// Graphviz DOT.
+    Dot,
+    /// JSON: `{"parents": {name: [names…]}}`.
+    Json,
+}
+
+impl DagFormat {
+    /// The format implied by a file name's extension (`.dot`, `.json`, else text).
+    pub fn from_path(path: &Path) -> DagFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("dot" | "gv") => DagFormat::Dot,
+            Some("json") => DagFormat::Json,
+            _ => DagFormat::Txt,
+        }
+    }
+}
+
+/// Parent names of every node, in node order, as a JSON-ready map.
+pub fn parents_map(dag: &Dag, names: &[String]) -> serde_json::Map<String, serde_json::Value> {
+    (0..dag.n())
+        .map(|v| {
+            let ps = dag.parents(v).iter().map(|p| serde_json::Value::from(names[p].clone())).collect();
+            (names[v].clone(), serde_json::Value::Array(ps))
+        })
+        .collect()
+}
+
+/// Renders `dag` in `format`.
+pub fn render_dag(dag: &Dag, names: &[String], format: DagFormat) -> String {
+    let mut out = String::new();
+    match format {
+        DagFormat::Txt => {
+            for v in 0..dag.n() {
+                let ps: Vec<&str> = dag.parents(v).iter().map(|p| names[p].as_str()).collect();
+                let line = format!("{} <- {}", names[v], ps.join(", "));
+                out.push_str(line.trim_end());
+                out.push('\n');
+            }
+        }
+        DagFormat::Dot => {
+            out.push_str("digraph bn {\n");
+            for name in names {
+                let _ = writeln!(out, "  \"{}\";", dot_escape(name));
+            }
+            for v in 0..dag.n() {
+                for p in dag.parents(v).iter() {
+                    let _ = writeln!(out, "  \"{}\" -> \"{}\";", dot_escape(&names[p]), dot_escape(&names[v]));
+                }
+            }
+            out.push_str("}\n");
+        }
+        DagFormat::Json => {
+            let obj = serde_json::json!({ "parents": parents_map(dag, names) });
+            out = serde_json::to_string_pretty(&obj).expect("serialisable") + "\n";
+        }
+    }
+    out
+}
+
+fn dot_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Reads a DAG over the variables `names` from a text, model-string or JSON file.
+pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
+    let text = read_text(path)?;
+    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let mut parents: Vec<Option<VarSet>> = vec![None; names.len()];
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        read_json(path, &text, &index, &mut parents)?;
+    } else if trimmed.starts_with('[') {
+        read_model_string(path, &text, &index, &mut parents)?;
+    } else {
+        read_parent_lists(path, &text, &index, &mut parents)?;
+    }
+    let n = names.len();
+    Ok(Dag::from_parents(parents.into_iter().map(|p| p.unwrap_or_else(|| VarSet::empty(n))).collect()))
+}
+
+struct Line<'a> {
+    path: &'a Path,
+    line: usize,
+}
+
+impl Line<'_> {
+    fn err(&self, cause: impl Into<String>) -> InputError {
+        InputError::at(self.path, self.line, cause)
+    }
+
+    fn lookup(&self, index: &HashMap<&str, usize>, name: &str) -> Result<usize, InputError> {
+        index.get(name).copied().ok_or_else(|| self.err(format!("unknown variable `{name}`")))
+    }
+
+    /// Records `child`'s parents, rejecting a node given twice, self-loops and duplicates.
+    fn assign(&self, parents: &mut [Option<VarSet>], child: usize, ps: &[usize], names: &HashMap<&str, usize>) -> Result<(), InputError> {
+        let name = |v: usize| names.iter().find(|(_, &i)| i == v).map_or("?", |(n, _)| *n).to_string();
+        if parents[child].is_some() {
+            return Err(self.err(format!("the parents of `{}` are given twice", name(child))));
+        }
+        let mut set = VarSet::empty(parents.len());
+        for &p in ps {
+            if p == child {
+                return Err(self.err(format!("`{}` is listed as its own parent", name(child))));
+            }
+            if set.contains(p) {
+                return Err(self.err(format!("parent `{}` of `{}` is listed twice", name(p), name(child))));
+            }
+            set.insert(p);
+        }
+        parents[child] = Some(set);
+        Ok(())
+    }
+}
+
+fn read_parent_lists(path: &Path, text: &str, index: &HashMap<&str, usize>, parents: &mut [Option<VarSet>]) -> Result<(), InputError> {
+    for (i, raw) in text.lines().enumerate() {
+        let at = Line { path, line: i + 1 };
+        let content = raw.split('#').next().unwrap_or("").trim();
+        if content.is_empty() {
+            continue;
+        }
+        let (child, rest) = content.split_once("<-").ok_or_else(|| at.err("expected `child <- parent, parent, …`"))?;
+        let child = at.lookup(index, child.trim())?;
+        let ps = rest
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(|p| at.lookup(index, p))
+            .collect::<Result<Vec<_>, _>>()?;
+        at.assign(parents, child, &ps, index)?;
+    }
+    Ok(())
+}
+
+fn read_model_string(path: &Path, text: &str, index: &HashMap<&str, usize>, parents: &mut [Option<VarSet>]) -> Result<(), InputError> {
+    let at = Line { path, line: 1 };
+    let s: String = text.split_whitespace().collect();
+    let mut rest = s.as_str();
+    while !rest.is_empty() {
+        let inner = rest.strip_prefix('[').and_then(|r| r.split_once(']')).ok_or_else(|| at.err("malformed model string: expected `[node|parent:parent]`"))?;
+        let (node, tail) = inner;
+        let (child, ps) = node.split_once('|').unwrap_or((node, ""));
+        let child = at.lookup(index, child)?;
+        let ps = ps.split(':').filter(|p| !p.is_empty()).map(|p| at.lookup(index, p)).collect::<Result<Vec<_>, _>>()?;
+        at.assign(parents, child, &ps, index)?;
+        rest = tail;
+    }
+    Ok(())
+}
+
+fn read_json(path: &Path, text: &str, index: &HashMap<&str, usize>, parents: &mut [Option<VarSet>]) -> Result<(), InputError> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| InputError::at(path, e.line(), format!("invalid JSON: {e}")))?;
+    let map = value
+        .get("parents")
+        .and_then(|p| p.as_object())
+        .ok_or_else(|| InputError::file(path, "JSON has no `parents` object (name → list of parent names)"))?;
+    let at = Line { path, line: 1 };
+    for (child, ps) in map {
+        let child_i = at.lookup(index, child)?;
+        let list = ps.as_array().ok_or_else(|| at.err(format!("parents of `{child}` are not a list")))?;
+        let ps = list
+            .iter()
+            .map(|p| p.as_str().ok_or_else(|| at.err(format!("a parent of `{child}` is not a string"))).and_then(|p| at.lookup(index, p)))
+            .collect::<Result<Vec<_>, _>>()?;
+        at.assign(parents, child_i, &ps, index)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names() -> Vec<String> {
+        ["a", "b", "c"].iter().map(|s| s.to_string()).collect()
+    }
+
+    fn roundtrip(format: DagFormat) {
+        let mut d = Dag::empty(3);
+        d.set_parents(2, VarSet::from_members(3, [0, 1]));
+        let dir = tempfile::tempdir().unwrap();
+        let ext = match format {
+            DagFormat::Txt => "txt",
+            DagFormat::Dot => return,
+            DagFormat::Json => "json",
+        };
+        let p = dir.path().join(format!("d.{ext}"));
+        std::fs::write(&p, render_dag(&d, &names(), format)).unwrap();
+        assert_eq!(read_dag(&p, &names()).unwrap(), d);
+    }
+
+    #[test]
+    fn text_and_json_round_trip() {
+        roundtrip(DagFormat::Txt);
+        roundtrip(DagFormat::Json);
+    }
+
+    #[test]
+    fn model_string_and_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("m.txt");
+        std::fs::write(&p, "[a][b|a][c|a:b]\n").unwrap();
+        let d = read_dag(&p, &names()).unwrap();
+        assert_eq!(d.parents(2).to_vec(), vec![0, 1]);
+        std::fs::write(&p, "a <-\nb <- a, z\n").unwrap();
+        let e = read_dag(&p, &names()).unwrap_err().to_string();
+        assert!(e.contains("m.txt:2") && e.contains("unknown variable `z`"), "{e}");
+        std::fs::write(&p, "b <- a, a\n").unwrap();
+        assert!(read_dag(&p, &names()).unwrap_err().to_string().contains("listed twice"));
+        std::fs::write(&p, "b <- a\nb <- c\n").unwrap();
+        assert!(read_dag(&p, &names()).unwrap_err().to_string().contains(":2: the parents of `b` are given twice"));
+    }
+
+    #[test]
+    fn dot_lists_arcs() {
+        let mut d = Dag::empty(3);
+        d.set_parents(1, VarSet::from_members(3, [0]));
+        let s = render_dag(&d, &names(), DagFormat::Dot);
+        assert!(s.contains("\"a\" -> \"b\";"));
+    }
+}

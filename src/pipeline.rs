@@ -1,0 +1,115 @@
+//! The pipeline every `learn` run goes through: input (score file, or data scored into
+//! candidates) → solver → a DAG checked against the score table (acyclic, every parent
+//! set a candidate, score recomputed) → report.
+
+use crate::data::{load_data, LoadOptions};
+use crate::fio::read_scores;
+use crate::report::{LearnReport, Status};
+use crate::scores::{generate_candidates, CandidateOptions, GenerationStats, LocalScorer, ScoreKind};
+use anyhow::{bail, Context};
+use bnsl_formulations::ScoreTable;
+use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
+use std::path::Path;
+use std::time::Instant;
+
+/// Whether an input file holds data or local scores.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum InputKind {
+    /// Decide by the file name: `.csv`, `.dat`, `.txt` (optionally `.gz`) are data,
+    /// anything else is a score file.
+    Auto,
+    /// A data set (CSV or GOBNILP `.dat`).
+    Data,
+    /// A score file (jkl variants or URLearning `.pss`).
+    Scores,
+}
+
+/// Decides the kind of `path` under `kind`.
+pub fn is_data_file(path: &Path, kind: InputKind) -> bool {
+    match kind {
+        InputKind::Data => true,
+        InputKind::Scores => false,
+        InputKind::Auto => {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+            let name = name.strip_suffix(".gz").unwrap_or(&name);
+            [".csv", ".dat", ".txt"].iter().any(|ext| name.ends_with(ext))
+        }
+    }
+}
+
+/// How to score a data set into candidates.
+#[derive(Clone, Debug)]
+pub struct ScoringSetup {
+    /// Score function.
+    pub kind: ScoreKind,
+    /// Candidate generation options.
+    pub candidates: CandidateOptions,
+    /// Data loading options.
+    pub load: LoadOptions,
+}
+
+/// Scores a data set into a candidate table, with a progress bar on a terminal.
+pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<(ScoreTable, GenerationStats)> {
+    let data = load_data(path, &setup.load)?;
+    if data.n_rows() == 0 {
+        bail!("{}: the data set has no rows", path.display());
+    }
+    let scorer = LocalScorer::new(&data, setup.kind);
+    let bar = crate::progress::counter("scoring families");
+    let (table, stats) = generate_candidates(&scorer, &setup.candidates, &|k| bar.inc(k));
+    bar.finish_and_clear();
+    Ok((table, stats))
+}
+
+/// Loads the problem: a score file as is, or a data set scored with `setup`.
+pub fn load_problem(path: &Path, kind: InputKind, setup: &ScoringSetup) -> anyhow::Result<ScoreTable> {
+    if is_data_file(path, kind) {
+        Ok(score_data(path, setup)?.0)
+    } else {
+        Ok(read_scores(path)?.table)
+    }
+}
+
+/// The learning methods.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Method {
+    /// Exact dynamic programming over variable subsets (Silander & Myllymäki); n ≤ ~25.
+    Dp,
+}
+
+/// Runs `method` on `table` and returns a report whose DAG has been checked.
+pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> {
+    let start = Instant::now();
+    let mut report = LearnReport {
+        method: "dp".into(),
+        status: Status::Unknown,
+        names: table.names().to_vec(),
+        dag: None,
+        score: None,
+        bound: None,
+        time_s: 0.0,
+        extra: Default::default(),
+    };
+    match method {
+        Method::Dp => match solve_dp(table, &DpOptions::default()) {
+            Ok(res) => {
+                report.status = Status::Optimal;
+                report.bound = Some(res.score);
+                report.dag = Some(res.dag);
+            }
+            Err(DpError::Infeasible) => report.status = Status::Infeasible,
+            Err(e) => return Err(e).context("dynamic programming failed"),
+        },
+    }
+    report.time_s = start.elapsed().as_secs_f64();
+    if let Some(dag) = &report.dag {
+        let score = dag.check(table).context("the solver returned a DAG that fails verification")?;
+        if let Some(bound) = report.bound {
+            if score < bound - 1e-6 * bound.abs().max(1.0) && report.status == Status::Optimal {
+                bail!("internal error: the verified score {score} is below the proved optimum {bound}");
+            }
+        }
+        report.score = Some(score);
+    }
+    Ok(report)
+}

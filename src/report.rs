@@ -1,0 +1,94 @@
+//! The result of a learning run, in the one shape every method reports: score, status,
+//! bound, gap, time and the parent lists, plus method-specific fields.
+
+use crate::dag_io::parents_map;
+use bnsl_formulations::Dag;
+use serde_json::{json, Map, Value};
+
+/// How far a run got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The DAG is proved optimal (bound = score).
+    Optimal,
+    /// A DAG was found but not proved optimal.
+    Feasible,
+    /// No DAG was found and nothing was proved.
+    Unknown,
+    /// No DAG satisfies the candidates and constraints.
+    Infeasible,
+}
+
+impl Status {
+    /// The lower-case name used in JSON and on the terminal.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Unknown => "unknown",
+            Status::Infeasible => "infeasible",
+        }
+    }
+}
+
+/// A verified learning result.
+#[derive(Clone, Debug)]
+pub struct LearnReport {
+    /// Method name (`dp`, …).
+    pub method: String,
+    /// Run status.
+    pub status: Status,
+    /// Variable names.
+    pub names: Vec<String>,
+    /// The best DAG found, already checked against the score table.
+    pub dag: Option<Dag>,
+    /// Its total score (recomputed from the table).
+    pub score: Option<f64>,
+    /// Upper bound on the optimal score (higher is better), when known.
+    pub bound: Option<f64>,
+    /// Wall-clock seconds of the solve.
+    pub time_s: f64,
+    /// Method-specific fields (nodes, cuts, …), merged into the JSON object.
+    pub extra: Map<String, Value>,
+}
+
+impl LearnReport {
+    /// Relative gap `(bound − score) / |score|` (0 when proved optimal), if both are known.
+    pub fn gap(&self) -> Option<f64> {
+        match (self.score, self.bound) {
+            (Some(s), Some(b)) => Some(((b - s) / s.abs().max(1e-10)).max(0.0)),
+            _ => None,
+        }
+    }
+
+    /// The JSON object `--json` prints.
+    pub fn to_json(&self) -> Value {
+        let mut obj = json!({
+            "method": self.method,
+            "status": self.status.as_str(),
+            "score": self.score,
+            "bound": self.bound,
+            "gap": self.gap(),
+            "time_s": self.time_s,
+            "parents": self.dag.as_ref().map(|d| Value::Object(parents_map(d, &self.names))),
+        });
+        let map = obj.as_object_mut().expect("object");
+        for (k, v) in &self.extra {
+            map.insert(k.clone(), v.clone());
+        }
+        obj
+    }
+
+    /// A short human summary (status, score, bound, gap, time).
+    pub fn summary(&self) -> String {
+        let fmt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.6}"));
+        format!(
+            "status {}  score {}  bound {}  gap {}  time {:.3}s  method {}",
+            self.status.as_str(),
+            fmt(self.score),
+            fmt(self.bound),
+            self.gap().map_or("-".to_string(), |g| format!("{:.4}%", 100.0 * g)),
+            self.time_s,
+            self.method
+        )
+    }
+}

@@ -1,0 +1,8 @@
+//! Local scores from data and candidate parent-set generation with pruning.
+
+pub mod candidates;
+pub mod counts;
+pub mod local;
+
+pub use candidates::{generate_candidates, CandidateOptions, GenerationStats, Pruning};
+pub use local::{FamilyScore, LocalScorer, ScoreKind};

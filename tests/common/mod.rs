@@ -1,0 +1,90 @@
+//! Helpers shared by the integration tests.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The repository root.
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared/instances`, or a panic saying it is missing: shared-instance tests must
+/// never pass silently without their data.
+pub fn shared() -> PathBuf {
+    let p = repo().join("../shared/instances");
+    assert!(
+        p.join("MANIFEST.md").is_file(),
+        "the shared benchmark instances are missing: expected {} (these tests need ../shared beside the repository)",
+        p.display()
+    );
+    p
+}
+
+/// One line of a reference-score fixture: child, parents, and the two peers' scores.
+pub struct ReferenceScore {
+    pub child: String,
+    pub parents: Vec<String>,
+    pub pgmpy: f64,
+    pub pygobnilp: f64,
+}
+
+/// A fixture of `tests/fixtures/reference` (written by scripts/reference/make_score_fixtures.py).
+pub struct ReferenceFixture {
+    pub source: PathBuf,
+    pub score: String,
+    pub ess: Option<f64>,
+    pub lines: Vec<ReferenceScore>,
+}
+
+/// Reads a reference fixture by file name.
+pub fn reference_fixture(name: &str) -> ReferenceFixture {
+    let path = repo().join("tests/fixtures/reference").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let mut lines = text.lines();
+    let header = lines.next().expect("header line");
+    let field = |key: &str| {
+        header.split_whitespace().find_map(|t| t.strip_prefix(&format!("{key}="))).unwrap_or_else(|| panic!("{name}: no {key}= in header"))
+    };
+    let source = header.split_whitespace().nth(2).expect("source path");
+    let ess = field("ess").parse().ok();
+    let lines = lines
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            assert_eq!(f.len(), 4, "{name}: bad line {l:?}");
+            ReferenceScore {
+                child: f[0].to_string(),
+                parents: f[1].split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
+                pgmpy: f[2].parse().unwrap(),
+                pygobnilp: f[3].parse().unwrap(),
+            }
+        })
+        .collect();
+    ReferenceFixture { source: repo().join(source), score: field("score").to_string(), ess, lines }
+}
+
+/// Checks every family of a fixture against bnsl's scorer; returns the largest deviation.
+pub fn check_reference_fixture(name: &str) -> f64 {
+    use bnsl::data::load_data;
+    use bnsl::scores::{LocalScorer, ScoreKind};
+    let fx = reference_fixture(name);
+    let data = load_data(&fx.source, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
+    let kind = match fx.score.as_str() {
+        "bic" => ScoreKind::Bic,
+        "bdeu" => ScoreKind::Bdeu { ess: fx.ess.expect("bdeu fixtures give ess") },
+        other => panic!("{name}: unknown score {other}"),
+    };
+    let scorer = LocalScorer::new(&data, kind);
+    let idx = |n: &str| data.index_of(n).unwrap_or_else(|| panic!("{name}: unknown variable {n}"));
+    let mut worst = 0.0f64;
+    assert!(!fx.lines.is_empty());
+    for l in &fx.lines {
+        let parents: Vec<usize> = l.parents.iter().map(|p| idx(p)).collect();
+        let got = scorer.score(idx(&l.child), &parents).score;
+        for want in [l.pgmpy, l.pygobnilp] {
+            let d = (got - want).abs();
+            assert!(d <= 1e-6, "{name}: {} | {:?}: bnsl {got} vs reference {want}", l.child, l.parents);
+            worst = worst.max(d);
+        }
+    }
+    worst
+}
