@@ -48,23 +48,38 @@ pub struct ScoringSetup {
     pub load: LoadOptions,
 }
 
+/// A data set scored into candidates, with timings.
+pub struct ScoredData {
+    /// The candidate table.
+    pub table: ScoreTable,
+    /// What generation did.
+    pub stats: GenerationStats,
+    /// Seconds spent reading the data.
+    pub load_s: f64,
+    /// Seconds spent scoring and pruning.
+    pub score_s: f64,
+}
+
 /// Scores a data set into a candidate table, with a progress bar on a terminal.
-pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<(ScoreTable, GenerationStats)> {
+pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<ScoredData> {
+    let start = Instant::now();
     let data = load_data(path, &setup.load)?;
+    let load_s = start.elapsed().as_secs_f64();
     if data.n_rows() == 0 {
         bail!("{}: the data set has no rows", path.display());
     }
+    let start = Instant::now();
     let scorer = LocalScorer::new(&data, setup.kind);
     let bar = crate::progress::counter("scoring families");
     let (table, stats) = generate_candidates(&scorer, &setup.candidates, &|k| bar.inc(k));
     bar.finish_and_clear();
-    Ok((table, stats))
+    Ok(ScoredData { table, stats, load_s, score_s: start.elapsed().as_secs_f64() })
 }
 
 /// Loads the problem: a score file as is, or a data set scored with `setup`.
 pub fn load_problem(path: &Path, kind: InputKind, setup: &ScoringSetup) -> anyhow::Result<ScoreTable> {
     if is_data_file(path, kind) {
-        Ok(score_data(path, setup)?.0)
+        Ok(score_data(path, setup)?.table)
     } else {
         Ok(read_scores(path)?.table)
     }

@@ -59,11 +59,11 @@ impl ScoreTable {
         let mut table = ScoreTable { names, candidates };
         for v in 0..table.n() {
             table.validate_node(v)?;
-            table.candidates[v].sort_by(|a, b| {
+            table.candidates[v].sort_unstable_by(|a, b| {
                 b.score
                     .total_cmp(&a.score)
-                    .then(a.parents.len().cmp(&b.parents.len()))
-                    .then(a.parents.cmp(&b.parents))
+                    .then_with(|| a.parents.len().cmp(&b.parents.len()))
+                    .then_with(|| a.parents.cmp(&b.parents))
             });
         }
         Ok(table)
@@ -75,7 +75,7 @@ impl ScoreTable {
         if list.is_empty() {
             return Err(ScoreTableError::NoCandidates(name.clone()));
         }
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = rustc_hash::FxHashSet::default();
         for c in list {
             if !c.score.is_finite() {
                 return Err(ScoreTableError::NonFiniteScore { var: name.clone(), score: c.score });

@@ -4,21 +4,26 @@
 //! lists, DAGs, formulations. Variables are numbered `0..n`; the set stores one bit per
 //! variable in 64-bit words, so subset tests and unions cost one operation per word.
 
+use smallvec::SmallVec;
 use std::fmt;
 
-/// A set of variable indices, stored as a bitset of `ceil(n / 64)` words.
+/// Words stored inline (no heap allocation) for up to 128 variables.
+type Words = SmallVec<[u64; 2]>;
+
+/// A set of variable indices, stored as a bitset of `ceil(n / 64)` words (inline, without
+/// allocation, up to 128 variables).
 ///
 /// Two sets are only comparable when they were created for the same `n`
 /// (same number of words); every operation asserts this in debug builds.
-#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Eq, PartialOrd, Ord)]
 pub struct VarSet {
-    words: Box<[u64]>,
+    words: Words,
 }
 
 impl VarSet {
     /// The empty set over `n` variables.
     pub fn empty(n: usize) -> Self {
-        VarSet { words: vec![0u64; n.div_ceil(64).max(1)].into_boxed_slice() }
+        VarSet { words: SmallVec::from_elem(0u64, n.div_ceil(64).max(1)) }
     }
 
     /// The set of the given members over `n` variables. Panics if a member is `>= n`
@@ -119,6 +124,21 @@ impl VarSet {
     /// Members in increasing order, collected.
     pub fn to_vec(&self) -> Vec<usize> {
         self.iter().collect()
+    }
+}
+
+impl PartialEq for VarSet {
+    fn eq(&self, other: &Self) -> bool {
+        // Word by word: cheaper than a byte comparison for the usual one or two words.
+        self.words.len() == other.words.len() && self.words.iter().zip(other.words.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl std::hash::Hash for VarSet {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        for &w in self.words.iter() {
+            state.write_u64(w);
+        }
     }
 }
 

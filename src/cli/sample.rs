@@ -77,12 +77,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             write(&mut w).and_then(|()| w.flush()).context("cannot write to standard output")?;
         }
     }
-    eprintln!(
-        "{}: {} rows of {} variables (seed {})",
-        args.network.display(),
-        args.rows,
-        net.n_vars(),
-        args.seed
-    );
+    eprintln!("{}: {} rows of {} variables (seed {})", args.network.display(), args.rows, net.n_vars(), args.seed);
     Ok(())
 }

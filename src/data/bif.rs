@@ -51,7 +51,13 @@ pub fn write_bif<W: Write + ?Sized>(net: &BayesNet, w: &mut W) -> std::io::Resul
     }
     writeln!(w, "network unknown {{\n}}")?;
     for var in &net.variables {
-        writeln!(w, "variable {} {{\n  type discrete [ {} ] {{ {} }};\n}}", var.name, var.arity(), var.states.join(", "))?;
+        writeln!(
+            w,
+            "variable {} {{\n  type discrete [ {} ] {{ {} }};\n}}",
+            var.name,
+            var.arity(),
+            var.states.join(", ")
+        )?;
     }
     for v in 0..net.n_vars() {
         write_cpt(net, v, w)?;
@@ -192,7 +198,11 @@ impl<'a> Parser<'_, 'a> {
                 "network" => self.network()?,
                 "variable" => vars.push(self.variable()?),
                 "probability" => cpts.push(self.probability(line)?),
-                other => return Err(self.error(line, format!("expected `network`, `variable` or `probability`, found `{other}`"))),
+                other => {
+                    return Err(
+                        self.error(line, format!("expected `network`, `variable` or `probability`, found `{other}`"))
+                    )
+                }
             }
         }
         Ok((vars, cpts))
@@ -274,10 +284,13 @@ impl<'a> Parser<'_, 'a> {
                 ("property", _) => self.skip_statement()?,
                 ("type", l) if states.is_none() => states = Some(self.discrete_type(name, l)?),
                 ("type", l) => return Err(self.error(l, format!("variable `{name}` has a second `type`"))),
-                (other, l) => return Err(self.error(l, format!("expected `type`, `property` or `}}`, found `{other}`"))),
+                (other, l) => {
+                    return Err(self.error(l, format!("expected `type`, `property` or `}}`, found `{other}`")))
+                }
             }
         }
-        let states = states.ok_or_else(|| self.error(line, format!("variable `{name}` has no `type discrete` statement")))?;
+        let states =
+            states.ok_or_else(|| self.error(line, format!("variable `{name}` has no `type discrete` statement")))?;
         Ok(RawVar { name, line, states })
     }
 
@@ -285,7 +298,9 @@ impl<'a> Parser<'_, 'a> {
     fn discrete_type(&mut self, name: &str, line: usize) -> Result<Vec<&'a str>, InputError> {
         match self.word("`discrete`")? {
             ("discrete", _) => {}
-            (other, l) => return Err(self.error(l, format!("variable `{name}` has type `{other}`; only `discrete` is supported"))),
+            (other, l) => {
+                return Err(self.error(l, format!("variable `{name}` has type `{other}`; only `discrete` is supported")))
+            }
         }
         self.expect('[')?;
         let (count, count_line) = self.word("the number of states")?;
@@ -308,7 +323,9 @@ impl<'a> Parser<'_, 'a> {
             Ok(k) if k == states.len() => {
                 Err(self.error(count_line, format!("variable `{name}` has {k} states; bnsl supports 1 to {MAX_ARITY}")))
             }
-            _ => Err(self.error(line, format!("variable `{name}` declares [{count}] states but lists {}", states.len()))),
+            _ => {
+                Err(self.error(line, format!("variable `{name}` declares [{count}] states but lists {}", states.len())))
+            }
         }
     }
 
@@ -354,8 +371,12 @@ impl<'a> Parser<'_, 'a> {
             Tok::Word("table") => EntryKind::Table,
             Tok::Word("default") => EntryKind::Default,
             Tok::Word("property") => return self.skip_statement().map(|_| None),
-            Tok::Word(w) => return Err(self.error(t.line, format!("expected `(`, `table`, `default` or `property`, found `{w}`"))),
-            Tok::Punct(p) => return Err(self.error(t.line, format!("expected `(`, `table`, `default` or `property`, found `{p}`"))),
+            Tok::Word(w) => {
+                return Err(self.error(t.line, format!("expected `(`, `table`, `default` or `property`, found `{w}`")))
+            }
+            Tok::Punct(p) => {
+                return Err(self.error(t.line, format!("expected `(`, `table`, `default` or `property`, found `{p}`")))
+            }
         };
         let mut values = Vec::new();
         while !self.eat(';') {
@@ -389,7 +410,8 @@ fn resolve(raw_vars: &[RawVar<'_>], raw_cpts: &[RawCpt<'_>], path: &Path) -> Res
     let mut parents = vec![Vec::new(); n];
     for cpt in raw_cpts {
         let (name, line) = cpt.child;
-        let v = index(name).ok_or_else(|| InputError::at(path, line, format!("probability for unknown variable `{name}`")))?;
+        let v = index(name)
+            .ok_or_else(|| InputError::at(path, line, format!("probability for unknown variable `{name}`")))?;
         if let Some(first) = block[v] {
             let cause = format!("a second probability block for `{name}` (the first is at line {})", first.line);
             return Err(InputError::at(path, cpt.line, cause));
@@ -408,7 +430,11 @@ fn resolve(raw_vars: &[RawVar<'_>], raw_cpts: &[RawCpt<'_>], path: &Path) -> Res
     if let Err(cycle) = net.dag().topological_order() {
         let names: Vec<&str> = cycle.iter().map(|&v| net.variables[v].name.as_str()).collect();
         let line = block[cycle[0]].map_or(1, |c| c.line);
-        return Err(InputError::at(path, line, format!("the network has a directed cycle through {}", names.join(", "))));
+        return Err(InputError::at(
+            path,
+            line,
+            format!("the network has a directed cycle through {}", names.join(", ")),
+        ));
     }
     Ok(net)
 }
@@ -422,7 +448,8 @@ fn family_parents(cpt: &RawCpt<'_>, v: usize, variables: &[Variable], path: &Pat
             .position(|u| u.name == name)
             .ok_or_else(|| InputError::at(path, line, format!("unknown parent `{name}` of `{}`", variables[v].name)))?;
         if p == v || parents.contains(&p) {
-            let cause = format!("`{name}` is listed twice or as its own parent in the probability of `{}`", variables[v].name);
+            let cause =
+                format!("`{name}` is listed twice or as its own parent in the probability of `{}`", variables[v].name);
             return Err(InputError::at(path, line, cause));
         }
         parents.push(p);
@@ -432,14 +459,22 @@ fn family_parents(cpt: &RawCpt<'_>, v: usize, variables: &[Variable], path: &Pat
 
 /// The CPT of `v` from its block's entries, in [`BayesNet`]'s layout, checked and
 /// renormalized.
-fn assemble(cpt: &RawCpt<'_>, v: usize, parents: &[usize], variables: &[Variable], path: &Path) -> Result<Vec<f64>, InputError> {
+fn assemble(
+    cpt: &RawCpt<'_>,
+    v: usize,
+    parents: &[usize],
+    variables: &[Variable],
+    path: &Path,
+) -> Result<Vec<f64>, InputError> {
     let name = &variables[v].name;
     let r = variables[v].arity();
     let q = parents
         .iter()
         .try_fold(1usize, |q, &p| q.checked_mul(variables[p].arity()))
         .filter(|&q| q.saturating_mul(r) <= MAX_CPT_ENTRIES)
-        .ok_or_else(|| InputError::at(path, cpt.line, format!("the CPT of `{name}` has more than {MAX_CPT_ENTRIES} entries")))?;
+        .ok_or_else(|| {
+            InputError::at(path, cpt.line, format!("the CPT of `{name}` has more than {MAX_CPT_ENTRIES} entries"))
+        })?;
     let mut table = vec![0.0; q * r];
     let mut source: Vec<Option<usize>> = vec![None; q];
     let mut default = None;
@@ -449,7 +484,11 @@ fn assemble(cpt: &RawCpt<'_>, v: usize, parents: &[usize], variables: &[Variable
             if entry.values.len() == len {
                 Ok(())
             } else {
-                Err(InputError::at(path, line, format!("expected {len} probabilities {what}, found {}", entry.values.len())))
+                Err(InputError::at(
+                    path,
+                    line,
+                    format!("expected {len} probabilities {what}, found {}", entry.values.len()),
+                ))
             }
         };
         match &entry.kind {
@@ -498,7 +537,11 @@ fn assemble(cpt: &RawCpt<'_>, v: usize, parents: &[usize], variables: &[Variable
     }
     for (j, row) in table.chunks_mut(r).enumerate() {
         normalize(row).map_err(|cause| {
-            InputError::at(path, source[j].unwrap_or(cpt.line), format!("the probabilities of `{name}`{} {cause}", given(j, parents, variables)))
+            InputError::at(
+                path,
+                source[j].unwrap_or(cpt.line),
+                format!("the probabilities of `{name}`{} {cause}", given(j, parents, variables)),
+            )
         })?;
     }
     Ok(table)
@@ -520,7 +563,11 @@ fn config_index(
     for (&(state, l), &p) in states.iter().zip(parents) {
         let var = &variables[p];
         let s = var.states.iter().position(|x| x == state).ok_or_else(|| {
-            InputError::at(path, l, format!("`{state}` is not a state of `{}` (states: {})", var.name, var.states.join(", ")))
+            InputError::at(
+                path,
+                l,
+                format!("`{state}` is not a state of `{}` (states: {})", var.name, var.states.join(", ")),
+            )
         })?;
         j = j * var.arity() + s;
     }
@@ -538,8 +585,11 @@ fn given(j: usize, parents: &[usize], variables: &[Variable]) -> String {
         *slot = rest % variables[p].arity();
         rest /= variables[p].arity();
     }
-    let parts: Vec<String> =
-        parents.iter().zip(&states).map(|(&p, &s)| format!("{} = {}", variables[p].name, variables[p].states[s])).collect();
+    let parts: Vec<String> = parents
+        .iter()
+        .zip(&states)
+        .map(|(&p, &s)| format!("{} = {}", variables[p].name, variables[p].states[s]))
+        .collect();
     format!(" given ({})", parts.join(", "))
 }
 
@@ -589,7 +639,9 @@ mod tests {
         assert_eq!(net.variables[1].states, ["lo", "Asy/Patch", "12+"]);
         assert_eq!(net.parents, [vec![], vec![0]]);
         assert_eq!(net.cpts[1], [1.0, 0.0, 0.0, 0.1, 0.2, 0.7]);
-        let text = format!("{TWO}probability ( A ) {{ table 0.2 0.8; }}\nprobability ( B | A ) {{ table 0.1 0.2 0.3 0.4 0.6 0.4; }}\n");
+        let text = format!(
+            "{TWO}probability ( A ) {{ table 0.2 0.8; }}\nprobability ( B | A ) {{ table 0.1 0.2 0.3 0.4 0.6 0.4; }}\n"
+        );
         assert_eq!(parse(&text).unwrap().cpts[1], [0.1, 0.3, 0.6, 0.2, 0.4, 0.4]);
     }
 
@@ -622,12 +674,23 @@ mod tests {
             "n.bif:6: `maybe` is not a state of `A` (states: yes, no)"
         );
         assert_eq!(
-            err(&format!("{TWO}probability ( A | B ) {{ default 1, 0; }}\nprobability ( B | A ) {{ default 1, 0, 0; }}\n")),
+            err(&format!(
+                "{TWO}probability ( A | B ) {{ default 1, 0; }}\nprobability ( B | A ) {{ default 1, 0, 0; }}\n"
+            )),
             "n.bif:5: the network has a directed cycle through B, A"
         );
-        assert_eq!(err(&format!("{TWO}probability ( A ) {{ table 0.2, 0.8;")), "n.bif:4: unexpected end of file, expected a probability entry or `}`");
-        assert_eq!(err("variable A { type discrete [ 3 ] { a, b }; }"), "n.bif:1: variable `A` declares [3] states but lists 2");
-        assert_eq!(err("variable A { type discrete [ 1 ] { a }; }\nprobability ( A ) { table x; }"), "n.bif:2: `x` is not a number");
+        assert_eq!(
+            err(&format!("{TWO}probability ( A ) {{ table 0.2, 0.8;")),
+            "n.bif:4: unexpected end of file, expected a probability entry or `}`"
+        );
+        assert_eq!(
+            err("variable A { type discrete [ 3 ] { a, b }; }"),
+            "n.bif:1: variable `A` declares [3] states but lists 2"
+        );
+        assert_eq!(
+            err("variable A { type discrete [ 1 ] { a }; }\nprobability ( A ) { table x; }"),
+            "n.bif:2: `x` is not a number"
+        );
         assert_eq!(err("/* open"), "n.bif:1: unterminated `/*` comment");
         assert_eq!(err("nonsense"), "n.bif:1: expected `network`, `variable` or `probability`, found `nonsense`");
     }

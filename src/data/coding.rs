@@ -34,6 +34,10 @@ pub(crate) enum ColumnDecl<'v> {
     States(&'v Variable),
 }
 
+/// Up to this many distinct values a column is searched linearly (faster than hashing
+/// for the few states most variables have).
+const LINEAR_LOOKUP: usize = 8;
+
 /// A distinct token of a column and the line where it first appeared.
 #[derive(Clone, Copy, Debug)]
 struct Seen<'a> {
@@ -59,8 +63,13 @@ impl<'a> ColumnCoder<'a> {
     /// Appends the value `token` read at line `line`. Fails (with the cause) when the
     /// column would hold more than [`MAX_ARITY`] distinct values.
     pub fn push(&mut self, token: &'a str, line: usize) -> Result<(), String> {
-        let id = match self.index.get(token) {
-            Some(&id) => id,
+        let known = if self.seen.len() <= LINEAR_LOOKUP {
+            self.seen.iter().position(|s| s.token == token).map(|id| id as u8)
+        } else {
+            self.index.get(token).copied()
+        };
+        let id = match known {
+            Some(id) => id,
             None => {
                 if self.seen.len() == MAX_ARITY {
                     return Err(format!(
@@ -111,7 +120,10 @@ impl<'a> ColumnCoder<'a> {
             return Err(InputError::at(
                 path,
                 extra.line,
-                format!("`{}` has more distinct values than its declared arity {arity} (`{}` is one too many)", self.name, extra.token),
+                format!(
+                    "`{}` has more distinct values than its declared arity {arity} (`{}` is one too many)",
+                    self.name, extra.token
+                ),
             ));
         }
         let (mut states, remap) = sorted_states(&self.seen);
@@ -164,7 +176,8 @@ where
     I: Iterator<Item = &'a str>,
 {
     let n = names.len();
-    let mut coders: Vec<ColumnCoder<'a>> = names.iter().map(|name| ColumnCoder::new(name.clone(), rows.len())).collect();
+    let mut coders: Vec<ColumnCoder<'a>> =
+        names.iter().map(|name| ColumnCoder::new(name.clone(), rows.len())).collect();
     for &(line, text) in rows {
         let mut count = 0;
         for token in split(text) {
@@ -193,7 +206,7 @@ pub(crate) fn build(
     path: &Path,
     last_line: usize,
 ) -> Result<DataSet, InputError> {
-    if coders.first().map_or(true, |c| c.codes.is_empty()) {
+    if coders.first().is_none_or(|c| c.codes.is_empty()) {
         return Err(InputError::at(path, last_line, "the data set has no data rows"));
     }
     debug_assert_eq!(coders.len(), decls.len());

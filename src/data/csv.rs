@@ -42,7 +42,12 @@ pub(crate) fn fields(line: &str) -> impl Iterator<Item = &str> {
 /// Reads CSV `text` (from `path`, for errors). With `declared` variables, every column
 /// must be one of them (matched by name when there is a header, else by position) and
 /// takes its declared states.
-pub fn parse_csv(text: &str, path: &Path, header: Header, declared: Option<&[Variable]>) -> Result<DataSet, InputError> {
+pub fn parse_csv(
+    text: &str,
+    path: &Path,
+    header: Header,
+    declared: Option<&[Variable]>,
+) -> Result<DataSet, InputError> {
     let rows = data_lines(text);
     let Some(&(first_line, first)) = rows.first() else {
         return Err(InputError::file(path, "the file is empty (no rows)"));
@@ -110,24 +115,29 @@ fn is_arity_row(rows: &[(usize, &str)], n: usize) -> bool {
     }
     let arities: Option<Vec<u64>> = fields(rows[1].1).map(|f| f.parse::<u64>().ok().filter(|&a| a >= 1)).collect();
     let Some(arities) = arities.filter(|a| a.len() == n) else { return false };
-    rows[2..].iter().all(|&(_, line)| {
-        fields(line).zip(&arities).all(|(f, &a)| f.parse::<u64>().is_ok_and(|v| v < a))
-    })
+    rows[2..].iter().all(|&(_, line)| fields(line).zip(&arities).all(|(f, &a)| f.parse::<u64>().is_ok_and(|v| v < a)))
 }
 
 /// Rule 2 of [`detect_header`]: the first row has a non-integer field, and none of its
 /// non-integer fields occurs below it in its column.
 fn names_unseen_below(rows: &[(usize, &str)], r1: &[&str]) -> bool {
     let names: Vec<usize> = (0..r1.len()).filter(|&j| r1[j].parse::<i64>().is_err()).collect();
+    let mut row: Vec<&str> = Vec::with_capacity(r1.len());
     !names.is_empty()
         && rows[1..].iter().all(|&(_, line)| {
-            let row: Vec<&str> = fields(line).collect();
+            row.clear();
+            row.extend(fields(line));
             names.iter().all(|&j| row.get(j) != Some(&r1[j]))
         })
 }
 
 /// Column names without a header: the declared variables' names, or `0`, `1`, ….
-pub(crate) fn positional_names(n: usize, declared: Option<&[Variable]>, path: &Path, line: usize) -> Result<Vec<String>, InputError> {
+pub(crate) fn positional_names(
+    n: usize,
+    declared: Option<&[Variable]>,
+    path: &Path,
+    line: usize,
+) -> Result<Vec<String>, InputError> {
     match declared {
         None => Ok((0..n).map(|j| j.to_string()).collect()),
         Some(vars) if vars.len() == n => Ok(vars.iter().map(|v| v.name.clone()).collect()),

@@ -48,11 +48,8 @@ pub fn detect_dat_layout(rows: &[(usize, &str)]) -> DatLayout {
         },
         _ => return DatLayout::Gobnilp,
     };
-    let names_follow = if n >= 2 {
-        tokens(2).len() == n
-    } else {
-        tokens(1).first().map_or(true, |t| t.parse::<usize>().is_err())
-    };
+    let names_follow =
+        if n >= 2 { tokens(2).len() == n } else { tokens(1).first().is_none_or(|t| t.parse::<usize>().is_err()) };
     if names_follow {
         DatLayout::BlipOld
     } else {

@@ -79,11 +79,7 @@ impl BayesNet {
     pub fn check(&self) -> Result<(), String> {
         let n = self.n_vars();
         if self.parents.len() != n || self.cpts.len() != n {
-            return Err(format!(
-                "{n} variables but {} parent lists and {} CPTs",
-                self.parents.len(),
-                self.cpts.len()
-            ));
+            return Err(format!("{n} variables but {} parent lists and {} CPTs", self.parents.len(), self.cpts.len()));
         }
         for v in 0..n {
             self.check_family(v)?;
@@ -98,12 +94,18 @@ impl BayesNet {
     fn check_family(&self, v: usize) -> Result<(), String> {
         let name = &self.variables[v].name;
         let ps = &self.parents[v];
-        if let Some((i, &p)) = ps.iter().enumerate().find(|(i, &p)| p >= self.n_vars() || p == v || ps[..*i].contains(&p)) {
+        if let Some((i, &p)) =
+            ps.iter().enumerate().find(|(i, &p)| p >= self.n_vars() || p == v || ps[..*i].contains(&p))
+        {
             return Err(format!("parent {i} ({p}) of `{name}` is out of range, repeated or `{name}` itself"));
         }
         let r = self.arity(v);
         if r == 0 || self.cpts[v].len() != self.n_configs(v) * r {
-            return Err(format!("the CPT of `{name}` has {} entries, expected {}", self.cpts[v].len(), self.n_configs(v) * r));
+            return Err(format!(
+                "the CPT of `{name}` has {} entries, expected {}",
+                self.cpts[v].len(),
+                self.n_configs(v) * r
+            ));
         }
         for (j, row) in self.cpts[v].chunks(r).enumerate() {
             let sum: f64 = row.iter().sum();

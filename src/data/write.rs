@@ -11,7 +11,12 @@ use std::io::{Error, ErrorKind, Write};
 /// state names (`use_state_names`) or 0-based codes. Fails with `InvalidInput` when a
 /// name or state that must be written is empty, has surrounding white space, or holds
 /// a comma, a double quote or a line break.
-pub fn write_csv<W: Write + ?Sized>(data: &DataSet, header: bool, use_state_names: bool, w: &mut W) -> std::io::Result<()> {
+pub fn write_csv<W: Write + ?Sized>(
+    data: &DataSet,
+    header: bool,
+    use_state_names: bool,
+    w: &mut W,
+) -> std::io::Result<()> {
     let vars = data.variables();
     if header {
         check_fields(vars.iter().map(|v| v.name.as_str()), is_csv_field)?;
@@ -57,7 +62,9 @@ fn write_rows<W: Write + ?Sized>(data: &DataSet, labels: &[Vec<String>], sep: u8
 /// Fails on the first field that `ok` rejects.
 fn check_fields<'a>(mut fields: impl Iterator<Item = &'a str>, ok: fn(&str) -> bool) -> std::io::Result<()> {
     match fields.find(|f| !ok(f)) {
-        Some(bad) => Err(Error::new(ErrorKind::InvalidInput, format!("`{bad}` cannot be written as a field of this format"))),
+        Some(bad) => {
+            Err(Error::new(ErrorKind::InvalidInput, format!("`{bad}` cannot be written as a field of this format")))
+        }
         None => Ok(()),
     }
 }
@@ -78,10 +85,8 @@ mod tests {
     use crate::data::Variable;
 
     fn data() -> DataSet {
-        let vars = vec![
-            Variable { name: "a".into(), states: vec!["no".into(), "yes".into()] },
-            Variable::with_arity("b", 3),
-        ];
+        let vars =
+            vec![Variable { name: "a".into(), states: vec!["no".into(), "yes".into()] }, Variable::with_arity("b", 3)];
         DataSet::new(vars, vec![vec![1, 0], vec![2, 2]])
     }
 

@@ -100,7 +100,7 @@ pub fn generate_candidates(
     for size in 0..=gen.limit {
         let proposals: Vec<Vec<Proposal>> =
             (0..n).into_par_iter().map(|child| gen.propose(child, size, &levels, &cache)).collect();
-        stats.sets_counted += gen.count_sets(n, &proposals, &mut cache);
+        stats.sets_counted += gen.count_sets(&proposals, &mut cache);
         let next: Vec<Level> = proposals
             .into_par_iter()
             .enumerate()
@@ -217,10 +217,11 @@ impl<'s, 'd> Generator<'s, 'd> {
     }
 
     /// Counts, in parallel, every set the proposals need (Π and Π ∪ {X}) that is not yet
-    /// in the cache; returns how many were counted.
-    fn count_sets(&self, n: usize, proposals: &[Vec<Proposal>], cache: &mut StatsCache) -> u64 {
+    /// in the cache; returns how many were counted. Sets are grouped by their prefix
+    /// (the set without its largest member) so each group shares one pass for the prefix.
+    fn count_sets(&self, proposals: &[Vec<Proposal>], cache: &mut StatsCache) -> u64 {
         let mut needed: FxHashSet<VarSet> = FxHashSet::default();
-        for (child, props) in proposals.iter().enumerate().take(n) {
+        for (child, props) in proposals.iter().enumerate() {
             for p in props {
                 for s in [p.set.clone(), p.set.with(child)] {
                     if !cache.contains_key(&s) {
@@ -229,11 +230,20 @@ impl<'s, 'd> Generator<'s, 'd> {
                 }
             }
         }
-        let counted: Vec<(VarSet, SetStats)> = needed
+        let mut groups: FxHashMap<VarSet, Vec<usize>> = FxHashMap::default();
+        for s in needed {
+            match s.iter().last() {
+                Some(last) => groups.entry(s.without(last)).or_default().push(last),
+                None => {
+                    cache.insert(s, self.scorer.set_stats(&[]));
+                }
+            }
+        }
+        let counted: Vec<(VarSet, SetStats)> = groups
             .into_par_iter()
-            .map(|s| {
-                let stats = self.scorer.set_stats(&s.to_vec());
-                (s, stats)
+            .flat_map_iter(|(prefix, exts)| {
+                let stats = self.scorer.extension_stats(&prefix.to_vec(), &exts);
+                exts.into_iter().zip(stats).map(move |(v, st)| (prefix.with(v), st))
             })
             .collect();
         let k = counted.len() as u64;

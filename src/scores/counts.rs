@@ -22,36 +22,62 @@ struct Scratch {
     dense: Vec<u32>,
 }
 
-/// Calls `visit(count)` for the count of every joint configuration of `vars` that occurs
-/// in `data` (each non-zero cell of the contingency table, in no particular order).
-pub fn for_each_nonzero_count(data: &DataSet, arities: &[usize], vars: &[usize], mut visit: impl FnMut(u32)) {
+/// Counts every set `prefix ∪ {v}` for `v` in `extensions` (each `v` outside `prefix`),
+/// calling `visit(i, count)` for each non-zero cell of the table of `prefix ∪ {extensions[i]}`.
+///
+/// The prefix's row keys are computed once and each extension is counted in one fused
+/// pass over the rows, which is how scoring shares work between sets (a set of s + 1
+/// variables costs one pass, not s + 1).
+pub fn count_extensions(data: &DataSet, arities: &[usize], prefix: &[usize], extensions: &[usize], mut visit: impl FnMut(usize, u32)) {
     let rows = data.n_rows();
-    if vars.is_empty() {
-        if rows > 0 {
-            visit(rows as u32);
+    let prefix_states: f64 = prefix.iter().map(|&v| arities[v] as f64).product();
+    let dense_limit = (rows as f64 * DENSE_CELLS_PER_ROW).max(DENSE_CELLS_FLOOR);
+    let fits = |v: usize| prefix_states * (arities[v] as f64) <= dense_limit;
+    SCRATCH.with(|s| {
+        let mut s = s.borrow_mut();
+        let Scratch { keys, dense } = &mut *s;
+        keys.clear();
+        if prefix.is_empty() {
+            keys.resize(rows, 0);
+        } else if extensions.iter().any(|&v| fits(v)) {
+            fill_keys(data, arities, prefix, keys);
         }
-        return;
-    }
+        for (i, &v) in extensions.iter().enumerate() {
+            if !fits(v) {
+                let mut vars = prefix.to_vec();
+                vars.push(v);
+                count_sparse(data, arities, &vars, &mut |c| visit(i, c));
+                continue;
+            }
+            let r = arities[v];
+            let cells = prefix_states as usize * r;
+            if dense.len() < cells {
+                dense.resize(cells, 0);
+            }
+            let table = &mut dense[..cells];
+            for (&k, &x) in keys.iter().zip(data.column(v)) {
+                table[k as usize * r + x as usize] += 1;
+            }
+            // Visit and reset in one sweep, so the buffer stays zeroed between sets.
+            for c in table.iter_mut().filter(|c| **c > 0) {
+                visit(i, *c);
+                *c = 0;
+            }
+        }
+    })
+}
+
+/// Counts a large, sparse set by sorting, with its own buffer (the thread's scratch is
+/// in use by the caller).
+fn count_sparse(data: &DataSet, arities: &[usize], vars: &[usize], visit: &mut dyn FnMut(u32)) {
     let cells: f64 = vars.iter().map(|&v| arities[v] as f64).product();
     if cells >= u64::MAX as f64 {
         return count_wide(data, vars, visit);
     }
-    SCRATCH.with(|s| {
-        let mut s = s.borrow_mut();
-        let Scratch { keys, dense } = &mut *s;
-        fill_keys(data, arities, vars, keys);
-        if cells <= (rows as f64 * DENSE_CELLS_PER_ROW).max(DENSE_CELLS_FLOOR) {
-            dense.clear();
-            dense.resize(cells as usize, 0);
-            for &k in keys.iter() {
-                dense[k as usize] += 1;
-            }
-            dense.iter().filter(|&&c| c > 0).for_each(|&c| visit(c));
-        } else {
-            keys.sort_unstable();
-            keys.chunk_by(|a, b| a == b).for_each(|run| visit(run.len() as u32));
-        }
-    })
+    let mut keys = Vec::new();
+    fill_keys(data, arities, vars, &mut keys);
+    keys.sort_unstable();
+    keys.chunk_by(|a, b| a == b).for_each(|run| visit(run.len() as u32));
 }
 
 /// Per row, the mixed-radix index of the joint configuration of `vars`.
@@ -85,36 +111,53 @@ mod tests {
         DataSet::new(vars, cols)
     }
 
+    /// Counts by brute force over rows.
     fn counts(d: &DataSet, vars: &[usize]) -> Vec<u32> {
-        let mut v = Vec::new();
-        for_each_nonzero_count(d, &d.arities(), vars, |c| v.push(c));
+        let mut map = std::collections::HashMap::new();
+        for r in 0..d.n_rows() {
+            *map.entry(vars.iter().map(|&v| d.column(v)[r]).collect::<Vec<_>>()).or_insert(0u32) += 1;
+        }
+        let mut v: Vec<u32> = map.into_values().collect();
         v.sort();
         v
     }
 
     #[test]
-    fn counts_match_by_hand() {
-        let d = data();
-        assert_eq!(counts(&d, &[]), vec![6]);
-        assert_eq!(counts(&d, &[0]), vec![2, 4]);
+    fn brute_force_counts_by_hand() {
         // (a,b): (0,0) (1,2) (1,2) (0,1) (1,0) (1,2)
-        assert_eq!(counts(&d, &[0, 1]), vec![1, 1, 1, 3]);
+        assert_eq!(counts(&data(), &[0, 1]), vec![1, 1, 1, 3]);
     }
 
     #[test]
-    fn dense_sorted_and_wide_agree() {
+    fn extensions_match_direct_counts() {
         let d = data();
-        let all = counts(&d, &[0, 1, 2]);
+        let ar = d.arities();
+        for prefix in [vec![], vec![0], vec![1, 2]] {
+            let exts: Vec<usize> = (0..3).filter(|v| !prefix.contains(v)).collect();
+            let mut got = vec![Vec::new(); exts.len()];
+            count_extensions(&d, &ar, &prefix, &exts, |i, c| got[i].push(c));
+            for (i, &v) in exts.iter().enumerate() {
+                let mut vars = prefix.clone();
+                vars.push(v);
+                got[i].sort();
+                assert_eq!(got[i], counts(&d, &vars), "prefix {prefix:?} + {v}");
+            }
+        }
+        // Sparse path: a huge declared arity forces sorting inside the fused loop.
+        let mut big = ar.clone();
+        big[1] = 1 << 20;
+        let mut got = Vec::new();
+        count_extensions(&d, &big, &[0], &[1], |_, c| got.push(c));
+        got.sort();
+        assert_eq!(got, counts(&d, &[0, 1]));
+    }
+
+    #[test]
+    fn wide_fallback_agrees() {
+        let d = data();
         let mut wide = Vec::new();
         count_wide(&d, &[0, 1, 2], |c| wide.push(c));
         wide.sort();
-        assert_eq!(all, wide);
-        // Force the sorted path with huge declared arities.
-        let mut arities = d.arities();
-        arities[1] = 1 << 20;
-        let mut sorted = Vec::new();
-        for_each_nonzero_count(&d, &arities, &[0, 1, 2], |c| sorted.push(c));
-        sorted.sort();
-        assert_eq!(all, sorted);
+        assert_eq!(wide, counts(&d, &[0, 1, 2]));
     }
 }

@@ -14,7 +14,7 @@
 //! [`SetStats`] holds F and G of one set, so each set is counted once however many
 //! families share it.
 
-use super::counts::for_each_nonzero_count;
+use super::counts::count_extensions;
 use crate::data::DataSet;
 use libm::lgamma;
 use rustc_hash::FxHashMap;
@@ -110,26 +110,42 @@ impl<'a> LocalScorer<'a> {
 
     /// Counts the variable set `vars` and returns its F, G and occurring configurations.
     pub fn set_stats(&self, vars: &[usize]) -> SetStats {
-        let mut n_log_n = 0.0;
-        let mut occurring = 0;
-        let mut bdeu_term = 0.0;
-        match self.kind {
-            ScoreKind::Bic => for_each_nonzero_count(self.data, &self.arities, vars, |c| {
-                n_log_n += self.n_log_n[c as usize];
-                occurring += 1;
-            }),
-            ScoreKind::Bdeu { ess } => {
-                let a = ess / self.joint_states(vars);
-                with_lgamma_table(a, |table| {
-                    for_each_nonzero_count(self.data, &self.arities, vars, |c| {
-                        n_log_n += self.n_log_n[c as usize];
-                        occurring += 1;
-                        bdeu_term += table.get(c as usize).copied().unwrap_or_else(|| lgamma(a + c as f64) - table[0]);
-                    })
-                });
-            }
+        match vars.split_last() {
+            None => self.empty_set_stats(),
+            Some((&last, prefix)) => self.extension_stats(prefix, &[last]).remove(0),
         }
-        SetStats { bdeu_term, n_log_n, occurring }
+    }
+
+    /// The stats of the empty set: one configuration holding all N rows.
+    fn empty_set_stats(&self) -> SetStats {
+        let rows = self.data.n_rows();
+        let bdeu_term = match self.kind {
+            ScoreKind::Bic => 0.0,
+            ScoreKind::Bdeu { ess } => lgamma(ess + rows as f64) - lgamma(ess),
+        };
+        SetStats { bdeu_term, n_log_n: self.n_log_n[rows], occurring: usize::from(rows > 0) }
+    }
+
+    /// The stats of `prefix ∪ {v}` for every `v` in `extensions`, counted together (see
+    /// [`count_extensions`]).
+    pub fn extension_stats(&self, prefix: &[usize], extensions: &[usize]) -> Vec<SetStats> {
+        let prefix_states = self.joint_states(prefix);
+        let mut out = vec![SetStats { bdeu_term: 0.0, n_log_n: 0.0, occurring: 0 }; extensions.len()];
+        let alphas: Vec<f64> = match self.kind {
+            ScoreKind::Bic => Vec::new(),
+            ScoreKind::Bdeu { ess } => extensions.iter().map(|&v| ess / (prefix_states * self.arities[v] as f64)).collect(),
+        };
+        with_lgamma_tables(&alphas, |tables| {
+            count_extensions(self.data, &self.arities, prefix, extensions, |i, c| {
+                let st = &mut out[i];
+                st.n_log_n += self.n_log_n[c as usize];
+                st.occurring += 1;
+                if let Some(table) = tables.get(i) {
+                    st.bdeu_term += table.get(c as usize).copied().unwrap_or_else(|| lgamma(alphas[i] + c as f64) - table[0]);
+                }
+            })
+        });
+        out
     }
 
     /// Scores the family (`child`, `parents`) from the stats of `parents ∪ {child}` and of
@@ -153,18 +169,22 @@ impl<'a> LocalScorer<'a> {
     }
 }
 
-/// Runs `f` with the table t[n] = lnΓ(a + n) − lnΓ(a) for n < [`LGAMMA_TABLE`]
-/// (t[0] holds lnΓ(a) itself, for counts beyond the table), built once per thread and `a`.
-fn with_lgamma_table<R>(a: f64, f: impl FnOnce(&[f64]) -> R) -> R {
+/// Runs `f` with, for each `a` in `alphas`, the table t[n] = lnΓ(a + n) − lnΓ(a) for
+/// n < [`LGAMMA_TABLE`] (t[0] holds lnΓ(a) itself, for counts beyond the table); tables
+/// are built once per thread and `a`.
+fn with_lgamma_tables<R>(alphas: &[f64], f: impl FnOnce(&[&[f64]]) -> R) -> R {
     LGAMMA_CACHE.with(|cache| {
         let mut cache = cache.borrow_mut();
-        let table = cache.entry(a.to_bits()).or_insert_with(|| {
-            let base = lgamma(a);
-            let mut t: Vec<f64> = (0..LGAMMA_TABLE).map(|n| lgamma(a + n as f64) - base).collect();
-            t[0] = base;
-            t.into_boxed_slice()
-        });
-        f(table)
+        for &a in alphas {
+            cache.entry(a.to_bits()).or_insert_with(|| {
+                let base = lgamma(a);
+                let mut t: Vec<f64> = (0..LGAMMA_TABLE).map(|n| lgamma(a + n as f64) - base).collect();
+                t[0] = base;
+                t.into_boxed_slice()
+            });
+        }
+        let tables: Vec<&[f64]> = alphas.iter().map(|a| &*cache[&a.to_bits()]).collect();
+        f(&tables)
     })
 }
 

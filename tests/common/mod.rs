@@ -43,7 +43,10 @@ pub fn reference_fixture(name: &str) -> ReferenceFixture {
     let mut lines = text.lines();
     let header = lines.next().expect("header line");
     let field = |key: &str| {
-        header.split_whitespace().find_map(|t| t.strip_prefix(&format!("{key}="))).unwrap_or_else(|| panic!("{name}: no {key}= in header"))
+        header
+            .split_whitespace()
+            .find_map(|t| t.strip_prefix(&format!("{key}=")))
+            .unwrap_or_else(|| panic!("{name}: no {key}= in header"))
     };
     let source = header.split_whitespace().nth(2).expect("source path");
     let ess = field("ess").parse().ok();
