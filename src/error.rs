@@ -12,8 +12,8 @@ pub enum InputError {
     #[error("{}: {cause}", path.display())]
     InFile { path: PathBuf, cause: String },
     /// The file could not be read.
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {error}", path.display())]
+    Io { path: PathBuf, error: std::io::Error },
 }
 
 impl InputError {
@@ -29,7 +29,7 @@ impl InputError {
 
     /// An I/O error reading `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        InputError::Io { path: path.to_path_buf(), source }
+        InputError::Io { path: path.to_path_buf(), error: source }
     }
 }
 

@@ -1,6 +1,8 @@
 //! Command-line options shared by every subcommand that scores data.
 
+use crate::data::{read_bif, DataFormat, Header, LoadOptions};
 use crate::pipeline::ScoringSetup;
+use std::path::PathBuf;
 use crate::scores::{CandidateOptions, Pruning, ScoreKind};
 use anyhow::bail;
 
@@ -13,6 +15,35 @@ pub enum ScoreName {
     Bic,
 }
 
+/// How a data file is read.
+#[derive(clap::Args, Debug, Clone)]
+pub struct DataArgs {
+    /// Data file format (auto: by extension and content).
+    #[arg(long, value_enum, default_value_t = DataFormat::Auto)]
+    pub data_format: DataFormat,
+    /// Whether a CSV file starts with a header row (auto: detected).
+    #[arg(long, value_enum, default_value_t = Header::Auto)]
+    pub header: Header,
+    /// Take variables and their declared states (arities) from this BIF network, so
+    /// states that never occur in the data still count (as GOBNILP and bnlearn do with
+    /// declared arities).
+    #[arg(long, value_name = "NETWORK.bif")]
+    pub network: Option<PathBuf>,
+}
+
+impl DataArgs {
+    /// The loading options these flags describe (reads the network if one is given).
+    pub fn load_options(&self) -> anyhow::Result<LoadOptions> {
+        let mut opts = match &self.network {
+            Some(path) => LoadOptions::with_network(&read_bif(path)?),
+            None => LoadOptions::default(),
+        };
+        opts.format = self.data_format;
+        opts.header = self.header;
+        Ok(opts)
+    }
+}
+
 /// How data is scored into candidate parent sets.
 #[derive(clap::Args, Debug, Clone)]
 pub struct ScoringArgs {
@@ -20,18 +51,20 @@ pub struct ScoringArgs {
     #[arg(long, value_enum, default_value_t = ScoreName::Bdeu)]
     pub score: ScoreName,
     /// Equivalent sample size of BDeu.
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub ess: f64,
     /// Largest parent set scored (GOBNILP's default palim is 3).
     #[arg(long, default_value_t = 3)]
     pub max_parents: usize,
     /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
     /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
     pub prune_gap: f64,
     /// Keep every parent set up to the limit (no pruning at all).
     #[arg(long, conflicts_with = "prune_gap")]
     pub no_prune: bool,
+    #[command(flatten)]
+    pub data: DataArgs,
 }
 
 impl ScoringArgs {
@@ -55,6 +88,6 @@ impl ScoringArgs {
 
     /// The whole scoring setup.
     pub fn setup(&self) -> anyhow::Result<ScoringSetup> {
-        Ok(ScoringSetup { kind: self.kind()?, candidates: self.candidate_options()?, load: Default::default() })
+        Ok(ScoringSetup { kind: self.kind()?, candidates: self.candidate_options()?, load: self.data.load_options()? })
     }
 }

@@ -43,7 +43,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             (score, dag.arc_count(), dag.n())
         }
         (None, Some(path)) => {
-            let data = load_data(path, &Default::default())?;
+            let data = load_data(path, &args.scoring.data.load_options()?)?;
             let dag = read_dag(&args.dag, &data.names())?;
             (score_from_data(&dag, &LocalScorer::new(&data, args.scoring.kind()?))?, dag.arc_count(), dag.n())
         }

@@ -1,12 +1,12 @@
 //! From text tokens to state codes: the step every data reader shares.
 //!
-//! A reader feeds each column's tokens to a [`ColumnCoder`], which numbers distinct
+//! A reader feeds each column's tokens to a column coder, which numbers distinct
 //! tokens provisionally in order of first appearance (remembering where each first
-//! appeared, for errors). When the file has been read, [`ColumnCoder::finish`] fixes the
-//! column's states according to its [`ColumnDecl`] and renumbers the codes:
+//! appeared, for errors). When the file has been read, the coder fixes the
+//! column's states according to what is declared about it and renumbers the codes:
 //!
 //! - **Observed** (nothing declared): the states are the distinct values seen, in
-//!   numeric order when every value is an integer, else in byte-wise lexicographic
+//!   numeric order when every value is a non-negative integer, else in byte-wise lexicographic
 //!   order. The arity is the number of distinct values: a column holding only `1` and
 //!   `3` has arity 2. This is GOBNILP's and pygobnilp's convention (it reproduces their
 //!   scores on `data/ebnsl_csv`, whose columns have such gaps).

@@ -6,7 +6,7 @@
 //! one.
 
 pub mod bif;
-mod coding;
+pub mod coding;
 pub mod csv;
 pub mod dat;
 pub mod dataset;

@@ -1,6 +1,6 @@
 //! Discrete Bayesian networks: variables, parent lists and conditional probability
 //! tables (CPTs), as read from and written to BIF by [`super::bif`] and sampled by
-//! [`super::sample`].
+//! [`super::sample()`].
 
 use super::dataset::Variable;
 use bnsl_formulations::{Dag, VarSet};
