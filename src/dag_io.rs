@@ -45,7 +45,11 @@ impl DagFormat {
 pub fn parents_map(dag: &Dag, names: &[String]) -> serde_json::Map<String, serde_json::Value> {
     (0..dag.n())
         .map(|v| {
-            let ps = dag.parents(v).iter().map(|p| serde_json::Value::from(names[p].clone())).collect();
+            let ps = dag
+                .parents(v)
+                .iter()
+                .map(|p| serde_json::Value::from(names[p].clone()))
+                .collect();
             (names[v].clone(), serde_json::Value::Array(ps))
         })
         .collect()
@@ -70,7 +74,12 @@ pub fn render_dag(dag: &Dag, names: &[String], format: DagFormat) -> String {
             }
             for v in 0..dag.n() {
                 for p in dag.parents(v).iter() {
-                    let _ = writeln!(out, "  \"{}\" -> \"{}\";", dot_escape(&names[p]), dot_escape(&names[v]));
+                    let _ = writeln!(
+                        out,
+                        "  \"{}\" -> \"{}\";",
+                        dot_escape(&names[p]),
+                        dot_escape(&names[v])
+                    );
                 }
             }
             out.push_str("}\n");
@@ -90,7 +99,11 @@ fn dot_escape(s: &str) -> String {
 /// Reads a DAG over the variables `names` from a text, model-string or JSON file.
 pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
     let text = read_text(path)?;
-    let index: HashMap<&str, usize> = names.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let index: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
     let mut parents: Vec<Option<VarSet>> = vec![None; names.len()];
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
@@ -101,7 +114,12 @@ pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
         read_parent_lists(path, &text, &index, &mut parents)?;
     }
     let n = names.len();
-    Ok(Dag::from_parents(parents.into_iter().map(|p| p.unwrap_or_else(|| VarSet::empty(n))).collect()))
+    Ok(Dag::from_parents(
+        parents
+            .into_iter()
+            .map(|p| p.unwrap_or_else(|| VarSet::empty(n)))
+            .collect(),
+    ))
 }
 
 struct Line<'a> {
@@ -115,12 +133,27 @@ impl Line<'_> {
     }
 
     fn lookup(&self, index: &HashMap<&str, usize>, name: &str) -> Result<usize, InputError> {
-        index.get(name).copied().ok_or_else(|| self.err(format!("unknown variable `{name}`")))
+        index
+            .get(name)
+            .copied()
+            .ok_or_else(|| self.err(format!("unknown variable `{name}`")))
     }
 
     /// Records `child`'s parents, rejecting a node given twice, self-loops and duplicates.
-    fn assign(&self, parents: &mut [Option<VarSet>], child: usize, ps: &[usize], names: &HashMap<&str, usize>) -> Result<(), InputError> {
-        let name = |v: usize| names.iter().find(|(_, &i)| i == v).map_or("?", |(n, _)| *n).to_string();
+    fn assign(
+        &self,
+        parents: &mut [Option<VarSet>],
+        child: usize,
+        ps: &[usize],
+        names: &HashMap<&str, usize>,
+    ) -> Result<(), InputError> {
+        let name = |v: usize| {
+            names
+                .iter()
+                .find(|(_, &i)| i == v)
+                .map_or("?", |(n, _)| *n)
+                .to_string()
+        };
         if parents[child].is_some() {
             return Err(self.err(format!("the parents of `{}` are given twice", name(child))));
         }
@@ -130,7 +163,11 @@ impl Line<'_> {
                 return Err(self.err(format!("`{}` is listed as its own parent", name(child))));
             }
             if set.contains(p) {
-                return Err(self.err(format!("parent `{}` of `{}` is listed twice", name(p), name(child))));
+                return Err(self.err(format!(
+                    "parent `{}` of `{}` is listed twice",
+                    name(p),
+                    name(child)
+                )));
             }
             set.insert(p);
         }
@@ -139,14 +176,21 @@ impl Line<'_> {
     }
 }
 
-fn read_parent_lists(path: &Path, text: &str, index: &HashMap<&str, usize>, parents: &mut [Option<VarSet>]) -> Result<(), InputError> {
+fn read_parent_lists(
+    path: &Path,
+    text: &str,
+    index: &HashMap<&str, usize>,
+    parents: &mut [Option<VarSet>],
+) -> Result<(), InputError> {
     for (i, raw) in text.lines().enumerate() {
         let at = Line { path, line: i + 1 };
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;
         }
-        let (child, rest) = content.split_once("<-").ok_or_else(|| at.err("expected `child <- parent, parent, …`"))?;
+        let (child, rest) = content
+            .split_once("<-")
+            .ok_or_else(|| at.err("expected `child <- parent, parent, …`"))?;
         let child = at.lookup(index, child.trim())?;
         let ps = rest
             .split(',')
@@ -159,35 +203,64 @@ fn read_parent_lists(path: &Path, text: &str, index: &HashMap<&str, usize>, pare
     Ok(())
 }
 
-fn read_model_string(path: &Path, text: &str, index: &HashMap<&str, usize>, parents: &mut [Option<VarSet>]) -> Result<(), InputError> {
+fn read_model_string(
+    path: &Path,
+    text: &str,
+    index: &HashMap<&str, usize>,
+    parents: &mut [Option<VarSet>],
+) -> Result<(), InputError> {
     let at = Line { path, line: 1 };
     let s: String = text.split_whitespace().collect();
     let mut rest = s.as_str();
     while !rest.is_empty() {
-        let inner = rest.strip_prefix('[').and_then(|r| r.split_once(']')).ok_or_else(|| at.err("malformed model string: expected `[node|parent:parent]`"))?;
+        let inner = rest
+            .strip_prefix('[')
+            .and_then(|r| r.split_once(']'))
+            .ok_or_else(|| at.err("malformed model string: expected `[node|parent:parent]`"))?;
         let (node, tail) = inner;
         let (child, ps) = node.split_once('|').unwrap_or((node, ""));
         let child = at.lookup(index, child)?;
-        let ps = ps.split(':').filter(|p| !p.is_empty()).map(|p| at.lookup(index, p)).collect::<Result<Vec<_>, _>>()?;
+        let ps = ps
+            .split(':')
+            .filter(|p| !p.is_empty())
+            .map(|p| at.lookup(index, p))
+            .collect::<Result<Vec<_>, _>>()?;
         at.assign(parents, child, &ps, index)?;
         rest = tail;
     }
     Ok(())
 }
 
-fn read_json(path: &Path, text: &str, index: &HashMap<&str, usize>, parents: &mut [Option<VarSet>]) -> Result<(), InputError> {
-    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| InputError::at(path, e.line(), format!("invalid JSON: {e}")))?;
+fn read_json(
+    path: &Path,
+    text: &str,
+    index: &HashMap<&str, usize>,
+    parents: &mut [Option<VarSet>],
+) -> Result<(), InputError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| InputError::at(path, e.line(), format!("invalid JSON: {e}")))?;
     let map = value
         .get("parents")
         .and_then(|p| p.as_object())
-        .ok_or_else(|| InputError::file(path, "JSON has no `parents` object (name → list of parent names)"))?;
+        .ok_or_else(|| {
+            InputError::file(
+                path,
+                "JSON has no `parents` object (name → list of parent names)",
+            )
+        })?;
     let at = Line { path, line: 1 };
     for (child, ps) in map {
         let child_i = at.lookup(index, child)?;
-        let list = ps.as_array().ok_or_else(|| at.err(format!("parents of `{child}` are not a list")))?;
+        let list = ps
+            .as_array()
+            .ok_or_else(|| at.err(format!("parents of `{child}` are not a list")))?;
         let ps = list
             .iter()
-            .map(|p| p.as_str().ok_or_else(|| at.err(format!("a parent of `{child}` is not a string"))).and_then(|p| at.lookup(index, p)))
+            .map(|p| {
+                p.as_str()
+                    .ok_or_else(|| at.err(format!("a parent of `{child}` is not a string")))
+                    .and_then(|p| at.lookup(index, p))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         at.assign(parents, child_i, &ps, index)?;
     }
@@ -231,11 +304,20 @@ mod tests {
         assert_eq!(d.parents(2).to_vec(), vec![0, 1]);
         std::fs::write(&p, "a <-\nb <- a, z\n").unwrap();
         let e = read_dag(&p, &names()).unwrap_err().to_string();
-        assert!(e.contains("m.txt:2") && e.contains("unknown variable `z`"), "{e}");
+        assert!(
+            e.contains("m.txt:2") && e.contains("unknown variable `z`"),
+            "{e}"
+        );
         std::fs::write(&p, "b <- a, a\n").unwrap();
-        assert!(read_dag(&p, &names()).unwrap_err().to_string().contains("listed twice"));
+        assert!(read_dag(&p, &names())
+            .unwrap_err()
+            .to_string()
+            .contains("listed twice"));
         std::fs::write(&p, "b <- a\nb <- c\n").unwrap();
-        assert!(read_dag(&p, &names()).unwrap_err().to_string().contains(":2: the parents of `b` are given twice"));
+        assert!(read_dag(&p, &names())
+            .unwrap_err()
+            .to_string()
+            .contains(":2: the parents of `b` are given twice"));
     }
 
     #[test]

@@ -7,29 +7,46 @@ use std::path::{Path, PathBuf};
 pub enum InputError {
     /// A syntax or content error at a known line (1-based).
     #[error("{}:{line}: {cause}", path.display())]
-    AtLine { path: PathBuf, line: usize, cause: String },
+    AtLine {
+        path: PathBuf,
+        line: usize,
+        cause: String,
+    },
     /// A problem with the file as a whole (empty, inconsistent, …).
     #[error("{}: {cause}", path.display())]
     InFile { path: PathBuf, cause: String },
     /// The file could not be read.
     #[error("{}: {error}", path.display())]
-    Io { path: PathBuf, error: std::io::Error },
+    Io {
+        path: PathBuf,
+        error: std::io::Error,
+    },
 }
 
 impl InputError {
     /// An error at line `line` (1-based) of `path`.
     pub fn at(path: &Path, line: usize, cause: impl Into<String>) -> Self {
-        InputError::AtLine { path: path.to_path_buf(), line, cause: cause.into() }
+        InputError::AtLine {
+            path: path.to_path_buf(),
+            line,
+            cause: cause.into(),
+        }
     }
 
     /// An error about `path` as a whole.
     pub fn file(path: &Path, cause: impl Into<String>) -> Self {
-        InputError::InFile { path: path.to_path_buf(), cause: cause.into() }
+        InputError::InFile {
+            path: path.to_path_buf(),
+            cause: cause.into(),
+        }
     }
 
     /// An I/O error reading `path`.
     pub fn io(path: &Path, source: std::io::Error) -> Self {
-        InputError::Io { path: path.to_path_buf(), error: source }
+        InputError::Io {
+            path: path.to_path_buf(),
+            error: source,
+        }
     }
 }
 
@@ -44,7 +61,8 @@ pub fn read_text(path: &Path) -> Result<String, InputError> {
             .map_err(|e| InputError::io(path, e))?;
         s
     } else {
-        String::from_utf8(bytes).map_err(|_| InputError::file(path, "the file is not valid UTF-8 text"))?
+        String::from_utf8(bytes)
+            .map_err(|_| InputError::file(path, "the file is not valid UTF-8 text"))?
     };
     Ok(text)
 }

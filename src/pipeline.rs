@@ -5,7 +5,9 @@
 use crate::data::{load_data, LoadOptions};
 use crate::fio::read_scores;
 use crate::report::{LearnReport, Status};
-use crate::scores::{generate_candidates, CandidateOptions, GenerationStats, LocalScorer, ScoreKind};
+use crate::scores::{
+    generate_candidates, CandidateOptions, GenerationStats, LocalScorer, ScoreKind,
+};
 use anyhow::{bail, Context};
 use bnsl_formulations::ScoreTable;
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
@@ -30,9 +32,15 @@ pub fn is_data_file(path: &Path, kind: InputKind) -> bool {
         InputKind::Data => true,
         InputKind::Scores => false,
         InputKind::Auto => {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_ascii_lowercase();
             let name = name.strip_suffix(".gz").unwrap_or(&name);
-            [".csv", ".dat", ".txt"].iter().any(|ext| name.ends_with(ext))
+            [".csv", ".dat", ".txt"]
+                .iter()
+                .any(|ext| name.ends_with(ext))
         }
     }
 }
@@ -73,11 +81,20 @@ pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<ScoredDat
     let bar = crate::progress::counter("scoring families");
     let (table, stats) = generate_candidates(&scorer, &setup.candidates, &|k| bar.inc(k));
     bar.finish_and_clear();
-    Ok(ScoredData { table, stats, load_s, score_s: start.elapsed().as_secs_f64() })
+    Ok(ScoredData {
+        table,
+        stats,
+        load_s,
+        score_s: start.elapsed().as_secs_f64(),
+    })
 }
 
 /// Loads the problem: a score file as is, or a data set scored with `setup`.
-pub fn load_problem(path: &Path, kind: InputKind, setup: &ScoringSetup) -> anyhow::Result<ScoreTable> {
+pub fn load_problem(
+    path: &Path,
+    kind: InputKind,
+    setup: &ScoringSetup,
+) -> anyhow::Result<ScoreTable> {
     if is_data_file(path, kind) {
         Ok(score_data(path, setup)?.table)
     } else {
@@ -118,7 +135,9 @@ pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> 
     }
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {
-        let score = dag.check(table).context("the solver returned a DAG that fails verification")?;
+        let score = dag
+            .check(table)
+            .context("the solver returned a DAG that fails verification")?;
         if let Some(bound) = report.bound {
             if score < bound - 1e-6 * bound.abs().max(1.0) && report.status == Status::Optimal {
                 bail!("internal error: the verified score {score} is below the proved optimum {bound}");

@@ -8,8 +8,10 @@ use std::io::IsTerminal;
 pub fn counter(what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, draw_target());
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg}: {human_pos} ({per_sec}) [{elapsed_precise}]")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{spinner} {msg}: {human_pos} ({per_sec}) [{elapsed_precise}]",
+        )
+        .expect("valid template"),
     );
     bar.set_message(what.to_string());
     bar

@@ -86,7 +86,8 @@ impl LearnReport {
             self.status.as_str(),
             fmt(self.score),
             fmt(self.bound),
-            self.gap().map_or("-".to_string(), |g| format!("{:.4}%", 100.0 * g)),
+            self.gap()
+                .map_or("-".to_string(), |g| format!("{:.4}%", 100.0 * g)),
             self.time_s,
             self.method
         )

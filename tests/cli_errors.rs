@@ -5,8 +5,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn bnsl(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_bnsl")).args(args).output().expect("run bnsl");
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(args)
+        .output()
+        .expect("run bnsl");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
@@ -31,7 +38,10 @@ const SCORES: &str = "2\na 2\n-1.5 1 b\n-2.0 0\nb 1\n-3.0 0\n";
 fn data_errors_name_file_line_and_cause() {
     let d = tempfile::tempdir().unwrap();
     let ragged = write(d.path(), "ragged.csv", "a,b\n0,1\n1\n");
-    fails_with(&["score", ragged.to_str().unwrap()], &["ragged.csv:3", "expected 2 values, found 1"]);
+    fails_with(
+        &["score", ragged.to_str().unwrap()],
+        &["ragged.csv:3", "expected 2 values, found 1"],
+    );
     let empty = write(d.path(), "empty.csv", "a,b\n");
     fails_with(&["score", empty.to_str().unwrap()], &["empty.csv"]);
     let dat = write(d.path(), "bad.dat", "a b\n2 2\n0 1\n0 2\n");
@@ -44,8 +54,14 @@ fn data_errors_name_file_line_and_cause() {
 fn bad_options_are_refused() {
     let d = tempfile::tempdir().unwrap();
     let data = write(d.path(), "ok.csv", "a,b\n0,1\n1,0\n");
-    fails_with(&["score", data.to_str().unwrap(), "--ess", "-1"], &["--ess"]);
-    fails_with(&["score", data.to_str().unwrap(), "--prune-gap", "NaN"], &["--prune-gap"]);
+    fails_with(
+        &["score", data.to_str().unwrap(), "--ess", "-1"],
+        &["--ess"],
+    );
+    fails_with(
+        &["score", data.to_str().unwrap(), "--prune-gap", "NaN"],
+        &["--prune-gap"],
+    );
 }
 
 #[test]
@@ -56,7 +72,10 @@ fn score_file_errors_name_file_line_and_cause() {
     let dup = write(d.path(), "dup.jkl", "2\na 1\n-1 2 b b\nb 1\n-3.0 0\n");
     fails_with(&["learn", dup.to_str().unwrap()], &["dup.jkl:3"]);
     let unknown = write(d.path(), "unknown.jkl", "2\na 1\n-1 1 zz\nb 1\n-3.0 0\n");
-    fails_with(&["learn", unknown.to_str().unwrap()], &["unknown.jkl:3", "zz"]);
+    fails_with(
+        &["learn", unknown.to_str().unwrap()],
+        &["unknown.jkl:3", "zz"],
+    );
     let truncated = write(d.path(), "trunc.jkl", "2\na 2\n-1 0\n");
     fails_with(&["learn", truncated.to_str().unwrap()], &["trunc.jkl"]);
 }
@@ -76,13 +95,41 @@ fn verify_rejects_cycles_non_candidates_and_wrong_scores() {
     let scores = write(d.path(), "s.jkl", SCORES);
     let s = scores.to_str().unwrap();
     let cyclic = write(d.path(), "cyc.txt", "a <- b\nb <- a\n");
-    fails_with(&["verify", "--scores", s, "--dag", cyclic.to_str().unwrap()], &["cycle"]);
+    fails_with(
+        &["verify", "--scores", s, "--dag", cyclic.to_str().unwrap()],
+        &["cycle"],
+    );
     let not_cand = write(d.path(), "nc.txt", "b <- a\n");
-    fails_with(&["verify", "--scores", s, "--dag", not_cand.to_str().unwrap()], &["not one of its candidate"]);
+    fails_with(
+        &["verify", "--scores", s, "--dag", not_cand.to_str().unwrap()],
+        &["not one of its candidate"],
+    );
     let good = write(d.path(), "good.txt", "a <- b\n");
-    let (ok, out, _) = bnsl(&["verify", "--scores", s, "--dag", good.to_str().unwrap(), "--expect", "-4.5"]);
+    let (ok, out, _) = bnsl(&[
+        "verify",
+        "--scores",
+        s,
+        "--dag",
+        good.to_str().unwrap(),
+        "--expect",
+        "-4.5",
+    ]);
     assert!(ok && out.contains("-4.5"), "{out}");
-    fails_with(&["verify", "--scores", s, "--dag", good.to_str().unwrap(), "--expect", "-4.0"], &["not the expected"]);
+    fails_with(
+        &[
+            "verify",
+            "--scores",
+            s,
+            "--dag",
+            good.to_str().unwrap(),
+            "--expect",
+            "-4.0",
+        ],
+        &["not the expected"],
+    );
     let unknown = write(d.path(), "u.txt", "a <- q\n");
-    fails_with(&["verify", "--scores", s, "--dag", unknown.to_str().unwrap()], &["u.txt:1", "unknown variable `q`"]);
+    fails_with(
+        &["verify", "--scores", s, "--dag", unknown.to_str().unwrap()],
+        &["u.txt:1", "unknown variable `q`"],
+    );
 }

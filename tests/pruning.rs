@@ -15,7 +15,11 @@ fn random_data(seed: u64, vars: usize, rows: usize, dep: f64) -> DataSet {
     let arities: Vec<usize> = (0..vars).map(|_| rng.gen_range(2..=3)).collect();
     let mut cols: Vec<Vec<u8>> = Vec::new();
     for v in 0..vars {
-        let src = if v > 0 { Some(rng.gen_range(0..v)) } else { None };
+        let src = if v > 0 {
+            Some(rng.gen_range(0..v))
+        } else {
+            None
+        };
         let col = (0..rows)
             .map(|r| match src {
                 Some(s) if rng.gen_bool(dep) => cols[s][r] % arities[v] as u8,
@@ -24,12 +28,24 @@ fn random_data(seed: u64, vars: usize, rows: usize, dep: f64) -> DataSet {
             .collect();
         cols.push(col);
     }
-    let variables = arities.iter().enumerate().map(|(i, &a)| Variable::with_arity(format!("x{i}"), a)).collect();
+    let variables = arities
+        .iter()
+        .enumerate()
+        .map(|(i, &a)| Variable::with_arity(format!("x{i}"), a))
+        .collect();
     DataSet::new(variables, cols)
 }
 
 fn table(scorer: &LocalScorer, limit: usize, pruning: Pruning) -> ScoreTable {
-    generate_candidates(scorer, &CandidateOptions { max_parents: Some(limit), pruning }, &|_| {}).0
+    generate_candidates(
+        scorer,
+        &CandidateOptions {
+            max_parents: Some(limit),
+            pruning,
+        },
+        &|_| {},
+    )
+    .0
 }
 
 fn optimum(t: &ScoreTable) -> Option<f64> {
@@ -54,7 +70,10 @@ fn check(seed: u64, vars: usize, rows: usize, dep: f64, kind: ScoreKind, eps: f6
     let full = table(&scorer, limit, Pruning::Off);
     let pruned = table(&scorer, limit, Pruning::Gap(eps));
     let opt = optimum(&full).expect("the empty graph is always feasible");
-    assert!((optimum(&pruned).unwrap() - opt).abs() < 1e-9, "pruning changed the optimum");
+    assert!(
+        (optimum(&pruned).unwrap() - opt).abs() < 1e-9,
+        "pruning changed the optimum"
+    );
     for v in 0..full.n() {
         for c in full.candidates(v) {
             match pruned.score_of(v, &c.parents) {
@@ -91,6 +110,9 @@ fn pruning_removes_sets_on_dependent_data() {
         let pruned = table(&scorer, 5, Pruning::Gap(0.0)).total_candidates();
         let loose = table(&scorer, 5, Pruning::Gap(5.0)).total_candidates();
         assert_eq!(full, 6 * 32);
-        assert!(pruned < full / 2 && pruned <= loose && loose <= full, "{kind}: {pruned} / {loose} / {full}");
+        assert!(
+            pruned < full / 2 && pruned <= loose && loose <= full,
+            "{kind}: {pruned} / {loose} / {full}"
+        );
     }
 }

@@ -27,13 +27,21 @@ fn load(path: &Path) -> DataSet {
 fn network(name: &str) -> BayesNet {
     let dir = common::shared().join("bif/bnlearn_pgmpy");
     let plain = dir.join(format!("{name}.bif"));
-    let path = if plain.exists() { plain } else { dir.join(format!("{name}.bif.gz")) };
+    let path = if plain.exists() {
+        plain
+    } else {
+        dir.join(format!("{name}.bif.gz"))
+    };
     read_bif(&path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Number of non-blank lines of a text file.
 fn non_blank_lines(path: &Path) -> usize {
-    std::fs::read_to_string(path).expect("readable").lines().filter(|l| !l.trim().is_empty()).count()
+    std::fs::read_to_string(path)
+        .expect("readable")
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count()
 }
 
 #[test]
@@ -64,7 +72,11 @@ fn all_bnlearn_networks_read_and_check() {
         ("water", 32),
         ("win95pts", 76),
     ];
-    assert_eq!(files("bif/bnlearn_pgmpy", "").len(), expected.len(), "the shared directory holds 24 networks");
+    assert_eq!(
+        files("bif/bnlearn_pgmpy", "").len(),
+        expected.len(),
+        "the shared directory holds 24 networks"
+    );
     for (name, n) in expected {
         let net = network(name);
         assert_eq!(net.n_vars(), n, "{name}");
@@ -72,7 +84,10 @@ fn all_bnlearn_networks_read_and_check() {
     }
     let child = network("child");
     let chest = child.index_of("ChestXray").expect("ChestXray");
-    assert!(child.variables[chest].states.iter().any(|s| s == "Asy/Patch"));
+    assert!(child.variables[chest]
+        .states
+        .iter()
+        .any(|s| s == "Asy/Patch"));
 }
 
 #[test]
@@ -82,8 +97,13 @@ fn ebnsl_csvs_read_with_observed_arities() {
     for path in &paths {
         if path.ends_with("shuttle.csv") {
             // Raw, undiscretized: column 5 takes 299 values, beyond one byte per value.
-            let e = load_data(path, &LoadOptions::default()).expect_err("too many states").to_string();
-            assert!(e.contains("shuttle.csv:42094: column `5` has more than 256 distinct values"), "{e}");
+            let e = load_data(path, &LoadOptions::default())
+                .expect_err("too many states")
+                .to_string();
+            assert!(
+                e.contains("shuttle.csv:42094: column `5` has more than 256 distinct values"),
+                "{e}"
+            );
             continue;
         }
         let d = load(path);
@@ -92,8 +112,18 @@ fn ebnsl_csvs_read_with_observed_arities() {
             assert_eq!(d.names()[..2], ["benchmark", "CPBayes"]);
             continue;
         }
-        assert_eq!(d.n_rows(), non_blank_lines(path), "{}: no header, every line a row", path.display());
-        assert_eq!(d.names()[0], "0", "{}: columns are named by index", path.display());
+        assert_eq!(
+            d.n_rows(),
+            non_blank_lines(path),
+            "{}: no header, every line a row",
+            path.display()
+        );
+        assert_eq!(
+            d.names()[0],
+            "0",
+            "{}: columns are named by index",
+            path.display()
+        );
     }
     // water1000: column 0 only ever holds 1, column 23 holds 0, 1 and 3.
     let water = load(&common::shared().join("data/ebnsl_csv/water1000.csv"));
@@ -109,18 +139,27 @@ fn minobs_csvs_read_alone_and_with_their_networks() {
         let file = path.file_name().and_then(|f| f.to_str()).expect("name");
         let net = network(file.split('_').next().expect("network name"));
         let observed = load(path);
-        assert_eq!(observed.n_rows() + 1, non_blank_lines(path), "{file}: header + rows");
+        assert_eq!(
+            observed.n_rows() + 1,
+            non_blank_lines(path),
+            "{file}: header + rows"
+        );
         let declared = load_data(path, &LoadOptions::with_network(&net));
         if file.starts_with("mildew") {
             // The sample writes the states of meldug_1 as `0_00___0_01_%`, the BIF as
             // `0_00___0_01__`: the declared states must reject it, naming the value.
             let e = declared.expect_err("mismatched state names").to_string();
-            assert!(e.contains("mildew_8000_1.csv:2: `") && e.contains("is not a state of `meldug_1`"), "{e}");
+            assert!(
+                e.contains("mildew_8000_1.csv:2: `") && e.contains("is not a state of `meldug_1`"),
+                "{e}"
+            );
             continue;
         }
         let declared = declared.unwrap_or_else(|e| panic!("{e}"));
         for (v, var) in declared.variables().iter().enumerate() {
-            let i = net.index_of(&var.name).unwrap_or_else(|| panic!("{file}: `{}` not in the network", var.name));
+            let i = net
+                .index_of(&var.name)
+                .unwrap_or_else(|| panic!("{file}: `{}` not in the network", var.name));
             assert_eq!(var.states, net.variables[i].states, "{file}: {}", var.name);
             assert!(observed.arities()[v] <= var.arity());
         }
@@ -152,7 +191,10 @@ fn other_layouts_are_detected() {
         assert_eq!(d.n_rows() + 3, non_blank_lines(&path), "{}", path.display());
     }
     let czech = load(&shared.join("data/benchpress/czech_autoworkers.csv"));
-    assert_eq!((czech.n_vars(), czech.n_rows(), czech.arities()), (6, 1841, vec![2; 6]));
+    assert_eq!(
+        (czech.n_vars(), czech.n_rows(), czech.arities()),
+        (6, 1841, vec![2; 6])
+    );
     let p15 = load(&shared.join("data/benchpress/2019_olsson_pavlenko_rios_p15_n1000.csv"));
     assert_eq!((p15.n_rows(), p15.names()[14].as_str()), (1000, "14"));
 }

@@ -11,23 +11,45 @@ use bnsl::scores::{generate_candidates, CandidateOptions, LocalScorer, Pruning, 
 
 fn compare(stem: &str) {
     let shared = common::shared();
-    let gob = read_scores(&shared.join(format!("jkl/gobnilp_bdeu/{stem}.BDeu1.palim3.jkl"))).unwrap().table;
-    let data = load_data(&shared.join(format!("data/ebnsl_csv/{stem}.csv")), &Default::default()).unwrap();
-    assert_eq!(data.names(), gob.names(), "{stem}: variables are named by column index in both");
+    let gob = read_scores(&shared.join(format!("jkl/gobnilp_bdeu/{stem}.BDeu1.palim3.jkl")))
+        .unwrap()
+        .table;
+    let data = load_data(
+        &shared.join(format!("data/ebnsl_csv/{stem}.csv")),
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        data.names(),
+        gob.names(),
+        "{stem}: variables are named by column index in both"
+    );
     let scorer = LocalScorer::new(&data, ScoreKind::Bdeu { ess: 1.0 });
-    let opts = CandidateOptions { max_parents: Some(3), pruning: Pruning::Gap(0.0) };
+    let opts = CandidateOptions {
+        max_parents: Some(3),
+        pruning: Pruning::Gap(0.0),
+    };
     let (ours, _) = generate_candidates(&scorer, &opts, &|_| {});
     let (mut only_gobnilp, mut only_ours) = (Vec::new(), 0usize);
     for v in 0..gob.n() {
         for c in gob.candidates(v) {
             let direct = scorer.score(v, &c.parents.to_vec()).score;
-            assert!((direct - c.score).abs() <= 1e-6, "{stem}: {v} | {:?}: bnsl {direct} vs GOBNILP {}", c.parents, c.score);
+            assert!(
+                (direct - c.score).abs() <= 1e-6,
+                "{stem}: {v} | {:?}: bnsl {direct} vs GOBNILP {}",
+                c.parents,
+                c.score
+            );
             match ours.score_of(v, &c.parents) {
                 Some(s) => assert!((s - c.score).abs() <= 1e-6),
                 None => only_gobnilp.push((v, c.parents.clone())),
             }
         }
-        only_ours += ours.candidates(v).iter().filter(|c| gob.score_of(v, &c.parents).is_none()).count();
+        only_ours += ours
+            .candidates(v)
+            .iter()
+            .filter(|c| gob.score_of(v, &c.parents).is_none())
+            .count();
     }
     eprintln!(
         "{stem}: GOBNILP {} sets, bnsl {} sets, only in GOBNILP {}, only in bnsl {}",
@@ -36,7 +58,10 @@ fn compare(stem: &str) {
         only_gobnilp.len(),
         only_ours
     );
-    assert!(only_gobnilp.is_empty(), "{stem}: exact pruning dropped sets GOBNILP kept: {only_gobnilp:?}");
+    assert!(
+        only_gobnilp.is_empty(),
+        "{stem}: exact pruning dropped sets GOBNILP kept: {only_gobnilp:?}"
+    );
     assert_eq!(only_ours, 0, "{stem}: bnsl kept sets that GOBNILP pruned");
 }
 

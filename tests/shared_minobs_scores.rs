@@ -12,20 +12,42 @@ use bnsl::scores::{generate_candidates, CandidateOptions, LocalScorer, Pruning, 
 fn compare(network: &str, sample: &str) {
     let shared = common::shared();
     let net = read_bif(&shared.join(format!("bif/bnlearn_pgmpy/{network}.bif"))).unwrap();
-    let data = load_data(&shared.join(format!("data/minobs_anc_csv/{sample}.csv")), &LoadOptions::with_network(&net)).unwrap();
-    let theirs = read_scores(&shared.join(format!("jkl/minobs_anc_bdeu/{sample}.BDeu.jkl"))).unwrap().table;
+    let data = load_data(
+        &shared.join(format!("data/minobs_anc_csv/{sample}.csv")),
+        &LoadOptions::with_network(&net),
+    )
+    .unwrap();
+    let theirs = read_scores(&shared.join(format!("jkl/minobs_anc_bdeu/{sample}.BDeu.jkl")))
+        .unwrap()
+        .table;
     let scorer = LocalScorer::new(&data, ScoreKind::Bdeu { ess: 1.0 });
-    let (ours, _) = generate_candidates(&scorer, &CandidateOptions { max_parents: Some(3), pruning: Pruning::Off }, &|_| {});
-    assert_eq!(ours.total_candidates(), theirs.total_candidates(), "{sample}");
+    let (ours, _) = generate_candidates(
+        &scorer,
+        &CandidateOptions {
+            max_parents: Some(3),
+            pruning: Pruning::Off,
+        },
+        &|_| {},
+    );
+    assert_eq!(
+        ours.total_candidates(),
+        theirs.total_candidates(),
+        "{sample}"
+    );
     // The MINOBS files number variables in the data's column order.
     let mut worst = 0.0f64;
     for v in 0..theirs.n() {
         for c in theirs.candidates(v) {
-            let got = ours.score_of(v, &c.parents).unwrap_or_else(|| panic!("{sample}: {v} | {:?} missing", c.parents));
+            let got = ours
+                .score_of(v, &c.parents)
+                .unwrap_or_else(|| panic!("{sample}: {v} | {:?} missing", c.parents));
             worst = worst.max((got - c.score).abs());
         }
     }
-    eprintln!("{sample}: {} sets, largest deviation {worst:.2e}", theirs.total_candidates());
+    eprintln!(
+        "{sample}: {} sets, largest deviation {worst:.2e}",
+        theirs.total_candidates()
+    );
     assert!(worst <= 1e-6, "{sample}: deviation {worst}");
 }
 

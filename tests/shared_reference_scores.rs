@@ -12,7 +12,11 @@ fn check(name: &str) {
 
 #[test]
 fn discrete_dat() {
-    for f in ["discrete.bdeu1.tsv", "discrete.bdeu10.tsv", "discrete.bic.tsv"] {
+    for f in [
+        "discrete.bdeu1.tsv",
+        "discrete.bdeu10.tsv",
+        "discrete.bic.tsv",
+    ] {
         check(f);
     }
 }

@@ -14,8 +14,10 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Files under `jkl/` that are not score files, with what they are.
-const NOT_SCORE_FILES: &[(&str, &str)] =
-    &[("minobs_anc_bdeu/gob-graphs.txt", "notes: lists of bnlearn model strings per data set")];
+const NOT_SCORE_FILES: &[(&str, &str)] = &[(
+    "minobs_anc_bdeu/gob-graphs.txt",
+    "notes: lists of bnlearn model strings per data set",
+)];
 
 /// (path under `jkl/`, variables, candidate families, trailing constraint pairs), counted
 /// independently of bnsl (first line, sum of the block counts, lines after the blocks).
@@ -78,13 +80,19 @@ fn jkl_root() -> PathBuf {
 
 /// All files under `dir`, recursively, as paths relative to `root`, sorted.
 fn files_under(root: &Path, dir: &Path, out: &mut Vec<String>) {
-    let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()));
     for entry in entries {
         let path = entry.expect("directory entry").path();
         if path.is_dir() {
             files_under(root, &path, out);
         } else {
-            out.push(path.strip_prefix(root).expect("under root").to_string_lossy().replace('\\', "/"));
+            out.push(
+                path.strip_prefix(root)
+                    .expect("under root")
+                    .to_string_lossy()
+                    .replace('\\', "/"),
+            );
         }
     }
 }
@@ -117,18 +125,29 @@ fn reread(table: &ScoreTable, name: &str, write: impl Fn(&ScoreTable, &mut Vec<u
     let mut out = Vec::new();
     write(table, &mut out);
     std::fs::write(&path, out).expect("write temp file");
-    read_scores(&path).unwrap_or_else(|e| panic!("re-reading {name}: {e}")).table
+    read_scores(&path)
+        .unwrap_or_else(|e| panic!("re-reading {name}: {e}"))
+        .table
 }
 
 #[test]
 fn every_file_is_either_a_known_score_file_or_listed_as_not_one() {
     let (scores, others) = classify();
     let listed: Vec<&str> = NOT_SCORE_FILES.iter().map(|(f, _)| *f).collect();
-    assert_eq!(others, listed, "files without a score-file extension must be listed in NOT_SCORE_FILES");
+    assert_eq!(
+        others, listed,
+        "files without a score-file extension must be listed in NOT_SCORE_FILES"
+    );
     let known: Vec<&str> = KNOWN.iter().map(|k| k.0).collect();
-    assert_eq!(scores, known, "every shared score file needs its expected sizes in KNOWN");
+    assert_eq!(
+        scores, known,
+        "every shared score file needs its expected sizes in KNOWN"
+    );
     for (f, _) in NOT_SCORE_FILES {
-        assert!(read_scores(&jkl_root().join(f)).is_err(), "{f} is not a score file and must be rejected");
+        assert!(
+            read_scores(&jkl_root().join(f)).is_err(),
+            "{f} is not a score file and must be rejected"
+        );
     }
 }
 
@@ -137,8 +156,16 @@ fn every_score_file_has_its_known_size() {
     for &(rel, n, families, constraints) in KNOWN {
         let file = read(rel);
         assert_eq!(file.table.n(), n, "{rel}: number of variables");
-        assert_eq!(file.table.total_candidates(), families, "{rel}: number of families");
-        assert_eq!(file.ancestral_constraints.len(), constraints, "{rel}: constraint pairs");
+        assert_eq!(
+            file.table.total_candidates(),
+            families,
+            "{rel}: number of families"
+        );
+        assert_eq!(
+            file.ancestral_constraints.len(),
+            constraints,
+            "{rel}: constraint pairs"
+        );
     }
 }
 
@@ -146,11 +173,19 @@ fn every_score_file_has_its_known_size() {
 fn every_score_file_round_trips_through_the_writers() {
     for &(rel, ..) in KNOWN {
         let table = read(rel).table;
-        let names = reread(&table, "names.jkl", |t, w| write_jkl(t, w, NameStyle::Names).expect("write"));
+        let names = reread(&table, "names.jkl", |t, w| {
+            write_jkl(t, w, NameStyle::Names).expect("write")
+        });
         assert_eq!(names, table, "{rel}: jkl with names");
-        let indices = reread(&table, "indices.jkl", |t, w| write_jkl(t, w, NameStyle::Indices).expect("write"));
+        let indices = reread(&table, "indices.jkl", |t, w| {
+            write_jkl(t, w, NameStyle::Indices).expect("write")
+        });
         for v in 0..table.n() {
-            assert_eq!(indices.candidates(v), table.candidates(v), "{rel}: jkl with indices, variable {v}");
+            assert_eq!(
+                indices.candidates(v),
+                table.candidates(v),
+                "{rel}: jkl with indices, variable {v}"
+            );
         }
         let pss = reread(&table, "scores.pss", |t, w| write_pss(t, w).expect("write"));
         assert_eq!(pss, table, "{rel}: pss");
@@ -159,15 +194,27 @@ fn every_score_file_round_trips_through_the_writers() {
 
 #[test]
 fn named_files_keep_their_names_and_blip_comments() {
-    assert_eq!(read("ebnsl/asia_10000.dat.3.jkl").table.names()[..3], ["One", "Two", "Three"]);
+    assert_eq!(
+        read("ebnsl/asia_10000.dat.3.jkl").table.names()[..3],
+        ["One", "Two", "Three"]
+    );
     let alarm = read("found_scores/alarm_100.jaa");
     assert_eq!(alarm.naming, NameStyle::Names);
     assert_eq!(alarm.table.names()[0], "Eight");
     assert_eq!(read("ebnsl/wine.BIC.3.jkl").naming, NameStyle::Indices);
     let blip = read("blip/child-5000.BDeu1.seqsel.jkl");
-    assert!(blip.comments.iter().any(|c| c.starts_with("Score function: BDeu")), "{:?}", blip.comments);
+    assert!(
+        blip.comments
+            .iter()
+            .any(|c| c.starts_with("Score function: BDeu")),
+        "{:?}",
+        blip.comments
+    );
     let pss = read("pss_urlearning_format/btbn_example.BIC.pss");
-    assert!(pss.meta.iter().any(|m| m.variable.is_none() && m.key == "score_type" && m.value == "BIC"));
+    assert!(pss
+        .meta
+        .iter()
+        .any(|m| m.variable.is_none() && m.key == "score_type" && m.value == "BIC"));
 }
 
 #[test]
@@ -176,8 +223,14 @@ fn the_largest_file_reads_quickly() {
     let start = Instant::now();
     let file = read_scores(&path).expect("water_1000_1 reads");
     let seconds = start.elapsed().as_secs_f64();
-    eprintln!("water_1000_1.BDeu.jkl: {} families read in {seconds:.3} s", file.table.total_candidates());
+    eprintln!(
+        "water_1000_1.BDeu.jkl: {} families read in {seconds:.3} s",
+        file.table.total_candidates()
+    );
     if !cfg!(debug_assertions) {
-        assert!(seconds < 0.5, "reading 159,744 families took {seconds:.3} s (release build)");
+        assert!(
+            seconds < 0.5,
+            "reading 159,744 families took {seconds:.3} s (release build)"
+        );
     }
 }

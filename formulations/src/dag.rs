@@ -30,7 +30,9 @@ pub enum DagError {
 impl Dag {
     /// The graph with no arcs over `n` nodes.
     pub fn empty(n: usize) -> Self {
-        Dag { parents: vec![VarSet::empty(n); n] }
+        Dag {
+            parents: vec![VarSet::empty(n); n],
+        }
     }
 
     /// A graph from per-node parent sets.
@@ -109,11 +111,16 @@ impl Dag {
     /// candidate. Returns the total score (the sum of the candidates' local scores).
     pub fn check(&self, table: &ScoreTable) -> Result<f64, DagError> {
         if self.n() != table.n() {
-            return Err(DagError::SizeMismatch { dag: self.n(), table: table.n() });
+            return Err(DagError::SizeMismatch {
+                dag: self.n(),
+                table: table.n(),
+            });
         }
         let names = table.names();
         if let Err(cycle) = self.topological_order() {
-            return Err(DagError::Cycle(cycle.iter().map(|&v| names[v].clone()).collect()));
+            return Err(DagError::Cycle(
+                cycle.iter().map(|&v| names[v].clone()).collect(),
+            ));
         }
         let mut total = 0.0;
         for v in 0..self.n() {
@@ -121,7 +128,10 @@ impl Dag {
                 Some(s) => total += s,
                 None => {
                     let parents = self.parents[v].iter().map(|p| names[p].clone()).collect();
-                    return Err(DagError::NotACandidate { var: names[v].clone(), parents });
+                    return Err(DagError::NotACandidate {
+                        var: names[v].clone(),
+                        parents,
+                    });
                 }
             }
         }
@@ -150,7 +160,10 @@ mod tests {
 
     #[test]
     fn check_against_table() {
-        let c = |ps: &[usize], s| Candidate { parents: VarSet::from_members(2, ps.iter().copied()), score: s };
+        let c = |ps: &[usize], s| Candidate {
+            parents: VarSet::from_members(2, ps.iter().copied()),
+            score: s,
+        };
         let t = ScoreTable::new(
             vec!["a".into(), "b".into()],
             vec![vec![c(&[], -2.0), c(&[1], -1.0)], vec![c(&[], -3.0)]],

@@ -6,6 +6,7 @@
 //! and the ILP primal heuristics all rely on.
 
 use crate::varset::VarSet;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// One candidate family: a parent set and its local score.
@@ -48,47 +49,40 @@ impl ScoreTable {
     /// Builds a table, validating it and sorting each node's candidates best first
     /// (ties broken by smaller parent sets first, then lexicographically, so the order
     /// is deterministic).
-    pub fn new(names: Vec<String>, candidates: Vec<Vec<Candidate>>) -> Result<Self, ScoreTableError> {
-        assert_eq!(names.len(), candidates.len(), "one candidate list per variable");
+    pub fn new(
+        names: Vec<String>,
+        candidates: Vec<Vec<Candidate>>,
+    ) -> Result<Self, ScoreTableError> {
+        assert_eq!(
+            names.len(),
+            candidates.len(),
+            "one candidate list per variable"
+        );
         let mut seen = HashMap::new();
         for name in &names {
             if seen.insert(name.as_str(), ()).is_some() {
                 return Err(ScoreTableError::DuplicateName(name.clone()));
             }
         }
-        let mut table = ScoreTable { names, candidates };
-        for v in 0..table.n() {
-            table.validate_node(v)?;
-            table.candidates[v].sort_unstable_by(|a, b| {
-                b.score
-                    .total_cmp(&a.score)
-                    .then_with(|| a.parents.len().cmp(&b.parents.len()))
-                    .then_with(|| a.parents.cmp(&b.parents))
-            });
-        }
+        let mut table = ScoreTable {
+            names,
+            candidates: Vec::new(),
+        };
+        table.candidates = candidates
+            .into_par_iter()
+            .enumerate()
+            .map(|(v, mut list)| {
+                validate_node(&table.names, v, &list)?;
+                list.sort_unstable_by(|a, b| {
+                    b.score
+                        .total_cmp(&a.score)
+                        .then_with(|| a.parents.len().cmp(&b.parents.len()))
+                        .then_with(|| a.parents.cmp(&b.parents))
+                });
+                Ok(list)
+            })
+            .collect::<Result<_, _>>()?;
         Ok(table)
-    }
-
-    fn validate_node(&self, v: usize) -> Result<(), ScoreTableError> {
-        let name = &self.names[v];
-        let list = &self.candidates[v];
-        if list.is_empty() {
-            return Err(ScoreTableError::NoCandidates(name.clone()));
-        }
-        let mut seen = rustc_hash::FxHashSet::default();
-        for c in list {
-            if !c.score.is_finite() {
-                return Err(ScoreTableError::NonFiniteScore { var: name.clone(), score: c.score });
-            }
-            if c.parents.contains(v) {
-                return Err(ScoreTableError::SelfParent(name.clone()));
-            }
-            if !seen.insert(&c.parents) {
-                let parents = c.parents.iter().map(|p| self.names[p].clone()).collect();
-                return Err(ScoreTableError::DuplicateParentSet { var: name.clone(), parents });
-            }
-        }
-        Ok(())
     }
 
     /// Number of variables.
@@ -118,17 +112,27 @@ impl ScoreTable {
 
     /// The score of `parents` for node `v`, if it is a candidate.
     pub fn score_of(&self, v: usize, parents: &VarSet) -> Option<f64> {
-        self.candidates[v].iter().find(|c| &c.parents == parents).map(|c| c.score)
+        self.candidates[v]
+            .iter()
+            .find(|c| &c.parents == parents)
+            .map(|c| c.score)
     }
 
     /// The best candidate of `v` whose parents all lie in `allowed`.
     pub fn best_within(&self, v: usize, allowed: &VarSet) -> Option<&Candidate> {
-        self.candidates[v].iter().find(|c| c.parents.is_subset(allowed))
+        self.candidates[v]
+            .iter()
+            .find(|c| c.parents.is_subset(allowed))
     }
 
     /// The largest parent-set size over all candidates.
     pub fn max_parents(&self) -> usize {
-        self.candidates.iter().flatten().map(|c| c.parents.len()).max().unwrap_or(0)
+        self.candidates
+            .iter()
+            .flatten()
+            .map(|c| c.parents.len())
+            .max()
+            .unwrap_or(0)
     }
 
     /// Consumes the table, returning names and per-node candidate lists.
@@ -137,19 +141,53 @@ impl ScoreTable {
     }
 }
 
+/// Checks one node's candidate list: non-empty, finite scores, no self-parent, no set twice.
+fn validate_node(names: &[String], v: usize, list: &[Candidate]) -> Result<(), ScoreTableError> {
+    let name = &names[v];
+    if list.is_empty() {
+        return Err(ScoreTableError::NoCandidates(name.clone()));
+    }
+    let mut seen = rustc_hash::FxHashSet::default();
+    for c in list {
+        if !c.score.is_finite() {
+            return Err(ScoreTableError::NonFiniteScore {
+                var: name.clone(),
+                score: c.score,
+            });
+        }
+        if c.parents.contains(v) {
+            return Err(ScoreTableError::SelfParent(name.clone()));
+        }
+        if !seen.insert(&c.parents) {
+            let parents = c.parents.iter().map(|p| names[p].clone()).collect();
+            return Err(ScoreTableError::DuplicateParentSet {
+                var: name.clone(),
+                parents,
+            });
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn cand(n: usize, ps: &[usize], score: f64) -> Candidate {
-        Candidate { parents: VarSet::from_members(n, ps.iter().copied()), score }
+        Candidate {
+            parents: VarSet::from_members(n, ps.iter().copied()),
+            score,
+        }
     }
 
     #[test]
     fn sorts_best_first_and_finds_within() {
         let t = ScoreTable::new(
             vec!["a".into(), "b".into()],
-            vec![vec![cand(2, &[], -5.0), cand(2, &[1], -3.0)], vec![cand(2, &[], -1.0)]],
+            vec![
+                vec![cand(2, &[], -5.0), cand(2, &[1], -3.0)],
+                vec![cand(2, &[], -1.0)],
+            ],
         )
         .unwrap();
         assert_eq!(t.candidates(0)[0].score, -3.0);
@@ -160,18 +198,30 @@ mod tests {
     #[test]
     fn rejects_bad_tables() {
         let names = || vec!["a".to_string(), "b".to_string()];
-        let e = ScoreTable::new(names(), vec![vec![cand(2, &[], f64::NAN)], vec![cand(2, &[], 0.0)]]);
+        let e = ScoreTable::new(
+            names(),
+            vec![vec![cand(2, &[], f64::NAN)], vec![cand(2, &[], 0.0)]],
+        );
         assert!(matches!(e, Err(ScoreTableError::NonFiniteScore { .. })));
-        let e = ScoreTable::new(names(), vec![vec![cand(2, &[0], 0.0)], vec![cand(2, &[], 0.0)]]);
+        let e = ScoreTable::new(
+            names(),
+            vec![vec![cand(2, &[0], 0.0)], vec![cand(2, &[], 0.0)]],
+        );
         assert_eq!(e, Err(ScoreTableError::SelfParent("a".into())));
         let e = ScoreTable::new(names(), vec![vec![], vec![cand(2, &[], 0.0)]]);
         assert_eq!(e, Err(ScoreTableError::NoCandidates("a".into())));
         let e = ScoreTable::new(
             names(),
-            vec![vec![cand(2, &[1], 0.0), cand(2, &[1], -1.0)], vec![cand(2, &[], 0.0)]],
+            vec![
+                vec![cand(2, &[1], 0.0), cand(2, &[1], -1.0)],
+                vec![cand(2, &[], 0.0)],
+            ],
         );
         assert!(matches!(e, Err(ScoreTableError::DuplicateParentSet { .. })));
-        let e = ScoreTable::new(vec!["a".into(), "a".into()], vec![vec![cand(2, &[], 0.0)]; 2]);
+        let e = ScoreTable::new(
+            vec!["a".into(), "a".into()],
+            vec![vec![cand(2, &[], 0.0)]; 2],
+        );
         assert_eq!(e, Err(ScoreTableError::DuplicateName("a".into())));
     }
 }

@@ -4,18 +4,52 @@
 //! lists, DAGs, formulations. Variables are numbered `0..n`; the set stores one bit per
 //! variable in 64-bit words, so subset tests and unions cost one operation per word.
 
-use smallvec::SmallVec;
 use std::fmt;
 
-/// Words stored inline (no heap allocation) for up to 128 variables.
-type Words = SmallVec<[u64; 2]>;
+/// Number of words stored inline, without a heap allocation (up to 128 variables).
+const INLINE_WORDS: usize = 2;
+
+/// The words of a set: inline for small `n` (so cloning is a copy), boxed beyond.
+/// Unused inline words are always zero, so the derived comparisons are exact.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Words {
+    Inline { len: u8, words: [u64; INLINE_WORDS] },
+    Heap(Box<[u64]>),
+}
+
+impl Words {
+    fn zeros(len: usize) -> Self {
+        if len <= INLINE_WORDS {
+            Words::Inline {
+                len: len as u8,
+                words: [0; INLINE_WORDS],
+            }
+        } else {
+            Words::Heap(vec![0; len].into_boxed_slice())
+        }
+    }
+
+    fn as_slice(&self) -> &[u64] {
+        match self {
+            Words::Inline { len, words } => &words[..*len as usize],
+            Words::Heap(b) => b,
+        }
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [u64] {
+        match self {
+            Words::Inline { len, words } => &mut words[..*len as usize],
+            Words::Heap(b) => b,
+        }
+    }
+}
 
 /// A set of variable indices, stored as a bitset of `ceil(n / 64)` words (inline, without
 /// allocation, up to 128 variables).
 ///
 /// Two sets are only comparable when they were created for the same `n`
 /// (same number of words); every operation asserts this in debug builds.
-#[derive(Clone, Eq, PartialOrd, Ord)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct VarSet {
     words: Words,
 }
@@ -23,7 +57,9 @@ pub struct VarSet {
 impl VarSet {
     /// The empty set over `n` variables.
     pub fn empty(n: usize) -> Self {
-        VarSet { words: SmallVec::from_elem(0u64, n.div_ceil(64).max(1)) }
+        VarSet {
+            words: Words::zeros(n.div_ceil(64).max(1)),
+        }
     }
 
     /// The set of the given members over `n` variables. Panics if a member is `>= n`
@@ -39,57 +75,74 @@ impl VarSet {
     /// A set over at most 64 variables from a bit mask (bit `i` = variable `i`).
     pub fn from_mask(n: usize, mask: u64) -> Self {
         let mut s = Self::empty(n);
-        s.words[0] = mask;
+        s.words.as_mut_slice()[0] = mask;
         s
     }
 
     /// The low 64 bits as a mask; exact when all members are below 64.
     pub fn low_mask(&self) -> u64 {
-        self.words[0]
+        self.words.as_slice()[0]
     }
 
     /// Adds variable `v`.
     pub fn insert(&mut self, v: usize) {
-        self.words[v / 64] |= 1u64 << (v % 64);
+        self.words.as_mut_slice()[v / 64] |= 1u64 << (v % 64);
     }
 
     /// Removes variable `v`.
     pub fn remove(&mut self, v: usize) {
-        self.words[v / 64] &= !(1u64 << (v % 64));
+        self.words.as_mut_slice()[v / 64] &= !(1u64 << (v % 64));
     }
 
     /// Whether `v` is a member.
     pub fn contains(&self, v: usize) -> bool {
-        self.words.get(v / 64).is_some_and(|w| w & (1u64 << (v % 64)) != 0)
+        self.words
+            .as_slice()
+            .get(v / 64)
+            .is_some_and(|w| w & (1u64 << (v % 64)) != 0)
     }
 
     /// Number of members.
     pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
+        self.words
+            .as_slice()
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum()
     }
 
     /// Whether the set has no member.
     pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
+        self.words.as_slice().iter().all(|&w| w == 0)
     }
 
     /// Whether every member of `self` is a member of `other`.
     pub fn is_subset(&self, other: &VarSet) -> bool {
-        debug_assert_eq!(self.words.len(), other.words.len());
-        self.words.iter().zip(other.words.iter()).all(|(a, b)| a & !b == 0)
+        let (a, b) = (self.words.as_slice(), other.words.as_slice());
+        debug_assert_eq!(a.len(), b.len());
+        a.iter().zip(b).all(|(a, b)| a & !b == 0)
     }
 
     /// Whether the two sets share a member.
     pub fn intersects(&self, other: &VarSet) -> bool {
-        debug_assert_eq!(self.words.len(), other.words.len());
-        self.words.iter().zip(other.words.iter()).any(|(a, b)| a & b != 0)
+        let (a, b) = (self.words.as_slice(), other.words.as_slice());
+        debug_assert_eq!(a.len(), b.len());
+        a.iter().zip(b).any(|(a, b)| a & b != 0)
     }
 
     /// The union of the two sets.
     pub fn union(&self, other: &VarSet) -> VarSet {
-        debug_assert_eq!(self.words.len(), other.words.len());
-        let words = self.words.iter().zip(other.words.iter()).map(|(a, b)| a | b).collect();
-        VarSet { words }
+        debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());
+        let mut out = self.clone();
+        for (o, b) in out
+            .words
+            .as_mut_slice()
+            .iter_mut()
+            .zip(other.words.as_slice())
+        {
+            *o |= b;
+        }
+        out
     }
 
     /// A copy with `v` added.
@@ -108,37 +161,26 @@ impl VarSet {
 
     /// Members in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(wi, &w)| {
-            let mut rest = w;
-            std::iter::from_fn(move || {
-                if rest == 0 {
-                    return None;
-                }
-                let b = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                Some(wi * 64 + b)
+        self.words
+            .as_slice()
+            .iter()
+            .enumerate()
+            .flat_map(|(wi, &w)| {
+                let mut rest = w;
+                std::iter::from_fn(move || {
+                    if rest == 0 {
+                        return None;
+                    }
+                    let b = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    Some(wi * 64 + b)
+                })
             })
-        })
     }
 
     /// Members in increasing order, collected.
     pub fn to_vec(&self) -> Vec<usize> {
         self.iter().collect()
-    }
-}
-
-impl PartialEq for VarSet {
-    fn eq(&self, other: &Self) -> bool {
-        // Word by word: cheaper than a byte comparison for the usual one or two words.
-        self.words.len() == other.words.len() && self.words.iter().zip(other.words.iter()).all(|(a, b)| a == b)
-    }
-}
-
-impl std::hash::Hash for VarSet {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        for &w in self.words.iter() {
-            state.write_u64(w);
-        }
     }
 }
 

@@ -23,12 +23,22 @@ pub struct Args {
 
 /// Runs `bnsl convert`.
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let pss_out = args.output.extension().is_some_and(|e| e.eq_ignore_ascii_case("pss"));
+    let pss_out = args
+        .output
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pss"));
     if pss_out && args.indices {
-        bail!("--indices applies to jkl output only; {} is a .pss file, which names variables", args.output.display());
+        bail!(
+            "--indices applies to jkl output only; {} is a .pss file, which names variables",
+            args.output.display()
+        );
     }
     let file = read_scores(&args.input)?;
-    let style = if args.indices { NameStyle::Indices } else { NameStyle::Names };
+    let style = if args.indices {
+        NameStyle::Indices
+    } else {
+        NameStyle::Names
+    };
     let write = |w: &mut dyn Write| -> std::io::Result<()> {
         if pss_out {
             write_pss(&file.table, w)
@@ -37,7 +47,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
     };
     write_output(&args.output, write)?;
-    eprintln!("{}", summary(&args.input, &file, &args.output, if pss_out { "URLearning .pss" } else { "GOBNILP jkl" }));
+    eprintln!(
+        "{}",
+        summary(
+            &args.input,
+            &file,
+            &args.output,
+            if pss_out {
+                "URLearning .pss"
+            } else {
+                "GOBNILP jkl"
+            }
+        )
+    );
     if !file.ancestral_constraints.is_empty() {
         let pairs = file.ancestral_constraints.len();
         eprintln!(
@@ -51,14 +73,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Runs `write` on the output file (buffered), or on standard output for `-`.
-fn write_output(output: &Path, write: impl Fn(&mut dyn Write) -> std::io::Result<()>) -> anyhow::Result<()> {
+fn write_output(
+    output: &Path,
+    write: impl Fn(&mut dyn Write) -> std::io::Result<()>,
+) -> anyhow::Result<()> {
     let context = || format!("cannot write {}", output.display());
     if output.as_os_str() == "-" {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         write(&mut out).with_context(context)?;
         return out.flush().with_context(context);
     }
-    let file = std::fs::File::create(output).with_context(|| format!("cannot create {}", output.display()))?;
+    let file = std::fs::File::create(output)
+        .with_context(|| format!("cannot create {}", output.display()))?;
     let mut out = std::io::BufWriter::new(file);
     write(&mut out).with_context(context)?;
     out.flush().with_context(context)

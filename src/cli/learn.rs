@@ -38,14 +38,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let report = learn(&table, args.method)?;
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {
         let format = args.format.unwrap_or_else(|| DagFormat::from_path(path));
-        std::fs::write(path, render_dag(dag, table.names(), format)).with_context(|| format!("cannot write {}", path.display()))?;
+        std::fs::write(path, render_dag(dag, table.names(), format))
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
         println!("{}", report.to_json());
     } else {
         if args.output.is_none() {
             if let Some(dag) = &report.dag {
-                print!("{}", render_dag(dag, table.names(), args.format.unwrap_or(DagFormat::Txt)));
+                print!(
+                    "{}",
+                    render_dag(dag, table.names(), args.format.unwrap_or(DagFormat::Txt))
+                );
             }
         }
         println!("{}", report.summary());

@@ -62,21 +62,37 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let data = sample(&net, args.rows, args.seed);
     let write = |w: &mut dyn Write| -> std::io::Result<()> {
         match format {
-            OutFormat::Csv => write_csv(&data, !args.no_header, args.states != Some(StateStyle::Codes), w),
+            OutFormat::Csv => write_csv(
+                &data,
+                !args.no_header,
+                args.states != Some(StateStyle::Codes),
+                w,
+            ),
             OutFormat::Dat => write_dat(&data, w),
         }
     };
     match output {
         Some(path) => {
-            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
             let mut w = std::io::BufWriter::new(file);
-            write(&mut w).and_then(|()| w.flush()).with_context(|| format!("cannot write {}", path.display()))?;
+            write(&mut w)
+                .and_then(|()| w.flush())
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         None => {
             let mut w = std::io::BufWriter::new(std::io::stdout().lock());
-            write(&mut w).and_then(|()| w.flush()).context("cannot write to standard output")?;
+            write(&mut w)
+                .and_then(|()| w.flush())
+                .context("cannot write to standard output")?;
         }
     }
-    eprintln!("{}: {} rows of {} variables (seed {})", args.network.display(), args.rows, net.n_vars(), args.seed);
+    eprintln!(
+        "{}: {} rows of {} variables (seed {})",
+        args.network.display(),
+        args.rows,
+        net.n_vars(),
+        args.seed
+    );
     Ok(())
 }

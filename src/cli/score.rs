@@ -29,11 +29,21 @@ pub struct Args {
 /// Runs `bnsl score`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
-    let ScoredData { table, stats, load_s, score_s } = score_data(&args.data, &setup)?;
-    let style = if args.indices { NameStyle::Indices } else { NameStyle::Names };
+    let ScoredData {
+        table,
+        stats,
+        load_s,
+        score_s,
+    } = score_data(&args.data, &setup)?;
+    let style = if args.indices {
+        NameStyle::Indices
+    } else {
+        NameStyle::Names
+    };
     match args.output.as_ref().filter(|p| p.as_os_str() != "-") {
         Some(path) => {
-            let file = std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
+            let file = std::fs::File::create(path)
+                .with_context(|| format!("cannot create {}", path.display()))?;
             let mut w = std::io::BufWriter::new(file);
             write_jkl(&table, &mut w, style)?;
             w.flush()?;

@@ -2,9 +2,9 @@
 
 use crate::data::{read_bif, DataFormat, Header, LoadOptions};
 use crate::pipeline::ScoringSetup;
-use std::path::PathBuf;
 use crate::scores::{CandidateOptions, Pruning, ScoreKind};
 use anyhow::bail;
+use std::path::PathBuf;
 
 /// The score function names accepted by `--score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -72,7 +72,9 @@ impl ScoringArgs {
     pub fn kind(&self) -> anyhow::Result<ScoreKind> {
         match self.score {
             ScoreName::Bic => Ok(ScoreKind::Bic),
-            ScoreName::Bdeu if self.ess.is_finite() && self.ess > 0.0 => Ok(ScoreKind::Bdeu { ess: self.ess }),
+            ScoreName::Bdeu if self.ess.is_finite() && self.ess > 0.0 => {
+                Ok(ScoreKind::Bdeu { ess: self.ess })
+            }
             ScoreName::Bdeu => bail!("--ess must be a positive number, got {}", self.ess),
         }
     }
@@ -80,14 +82,28 @@ impl ScoringArgs {
     /// Candidate generation options, validated.
     pub fn candidate_options(&self) -> anyhow::Result<CandidateOptions> {
         if !(self.prune_gap.is_finite() && self.prune_gap >= 0.0) {
-            bail!("--prune-gap must be a finite number ≥ 0, got {}", self.prune_gap);
+            bail!(
+                "--prune-gap must be a finite number ≥ 0, got {}",
+                self.prune_gap
+            );
         }
-        let pruning = if self.no_prune { Pruning::Off } else { Pruning::Gap(self.prune_gap) };
-        Ok(CandidateOptions { max_parents: Some(self.max_parents), pruning })
+        let pruning = if self.no_prune {
+            Pruning::Off
+        } else {
+            Pruning::Gap(self.prune_gap)
+        };
+        Ok(CandidateOptions {
+            max_parents: Some(self.max_parents),
+            pruning,
+        })
     }
 
     /// The whole scoring setup.
     pub fn setup(&self) -> anyhow::Result<ScoringSetup> {
-        Ok(ScoringSetup { kind: self.kind()?, candidates: self.candidate_options()?, load: self.data.load_options()? })
+        Ok(ScoringSetup {
+            kind: self.kind()?,
+            candidates: self.candidate_options()?,
+            load: self.data.load_options()?,
+        })
     }
 }

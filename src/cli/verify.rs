@@ -39,13 +39,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         (Some(path), _) => {
             let table = read_scores(path)?.table;
             let dag = read_dag(&args.dag, table.names())?;
-            let score = dag.check(&table).with_context(|| format!("{} fails against {}", args.dag.display(), path.display()))?;
+            let score = dag.check(&table).with_context(|| {
+                format!("{} fails against {}", args.dag.display(), path.display())
+            })?;
             (score, dag.arc_count(), dag.n())
         }
         (None, Some(path)) => {
             let data = load_data(path, &args.scoring.data.load_options()?)?;
             let dag = read_dag(&args.dag, &data.names())?;
-            (score_from_data(&dag, &LocalScorer::new(&data, args.scoring.kind()?))?, dag.arc_count(), dag.n())
+            (
+                score_from_data(&dag, &LocalScorer::new(&data, args.scoring.kind()?))?,
+                dag.arc_count(),
+                dag.n(),
+            )
         }
         (None, None) => unreachable!("clap requires --scores or --data"),
     };
@@ -71,5 +77,7 @@ fn score_from_data(dag: &Dag, scorer: &LocalScorer) -> anyhow::Result<f64> {
         let cycle: Vec<&str> = cycle.iter().map(|&v| names[v].as_str()).collect();
         bail!("the graph has a directed cycle: {}", cycle.join(" -> "));
     }
-    Ok((0..dag.n()).map(|v| scorer.score(v, &dag.parents(v).to_vec()).score).sum())
+    Ok((0..dag.n())
+        .map(|v| scorer.score(v, &dag.parents(v).to_vec()).score)
+        .sum())
 }

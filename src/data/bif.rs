@@ -30,7 +30,11 @@ pub fn read_bif(path: &Path) -> Result<BayesNet, InputError> {
 /// Reads BIF `text`; `path` names it in errors.
 pub fn parse_bif(text: &str, path: &Path) -> Result<BayesNet, InputError> {
     let tokens = tokenize(text, path)?;
-    let mut parser = Parser { tokens: &tokens, at: 0, path };
+    let mut parser = Parser {
+        tokens: &tokens,
+        at: 0,
+        path,
+    };
     let (vars, cpts) = parser.file()?;
     resolve(&vars, &cpts, path)
 }
@@ -69,9 +73,19 @@ pub fn write_bif<W: Write + ?Sized>(net: &BayesNet, w: &mut W) -> std::io::Resul
 fn write_cpt<W: Write + ?Sized>(net: &BayesNet, v: usize, w: &mut W) -> std::io::Result<()> {
     let name = |i: usize| net.variables[i].name.as_str();
     let parents: Vec<&str> = net.parents[v].iter().map(|&p| name(p)).collect();
-    let numbers = |row: &[f64]| row.iter().map(|p| format!("{p:?}")).collect::<Vec<_>>().join(", ");
+    let numbers = |row: &[f64]| {
+        row.iter()
+            .map(|p| format!("{p:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
     if parents.is_empty() {
-        writeln!(w, "probability ( {} ) {{\n  table {};\n}}", name(v), numbers(net.cpt_row(v, 0)))?;
+        writeln!(
+            w,
+            "probability ( {} ) {{\n  table {};\n}}",
+            name(v),
+            numbers(net.cpt_row(v, 0))
+        )?;
         return Ok(());
     }
     writeln!(w, "probability ( {} | {} ) {{", name(v), parents.join(", "))?;
@@ -82,7 +96,12 @@ fn write_cpt<W: Write + ?Sized>(net: &BayesNet, v: usize, w: &mut W) -> std::io:
             .zip(&net.parents[v])
             .map(|(&s, &p)| net.variables[p].states[s].as_str())
             .collect();
-        writeln!(w, "  ({}) {};", states.join(", "), numbers(net.cpt_row(v, config)))?;
+        writeln!(
+            w,
+            "  ({}) {};",
+            states.join(", "),
+            numbers(net.cpt_row(v, config))
+        )?;
     }
     writeln!(w, "}}")
 }
@@ -92,7 +111,9 @@ fn is_bif_name(s: &str) -> bool {
     !s.is_empty()
         && !s.starts_with("//")
         && !s.starts_with("/*")
-        && !s.chars().any(|c| c.is_whitespace() || is_punct(c) || c == '"')
+        && !s
+            .chars()
+            .any(|c| c.is_whitespace() || is_punct(c) || c == '"')
 }
 
 /// The punctuation characters that end a name.
@@ -129,20 +150,35 @@ fn tokenize<'a>(text: &'a str, path: &Path) -> Result<Vec<Token<'a>>, InputError
         } else if rest.starts_with("//") {
             i += rest.find('\n').unwrap_or(rest.len());
         } else if rest.starts_with("/*") {
-            let end = rest.find("*/").ok_or_else(|| InputError::at(path, line, "unterminated `/*` comment"))?;
+            let end = rest
+                .find("*/")
+                .ok_or_else(|| InputError::at(path, line, "unterminated `/*` comment"))?;
             line += rest[..end].matches('\n').count();
             i += end + 2;
         } else if c == b'"' {
-            let end = rest[1..].find('"').ok_or_else(|| InputError::at(path, line, "unterminated quoted name"))?;
-            tokens.push(Token { tok: Tok::Word(&rest[1..end + 1]), line });
+            let end = rest[1..]
+                .find('"')
+                .ok_or_else(|| InputError::at(path, line, "unterminated quoted name"))?;
+            tokens.push(Token {
+                tok: Tok::Word(&rest[1..end + 1]),
+                line,
+            });
             line += rest[1..end + 1].matches('\n').count();
             i += end + 2;
         } else if is_punct(c as char) {
-            tokens.push(Token { tok: Tok::Punct(c as char), line });
+            tokens.push(Token {
+                tok: Tok::Punct(c as char),
+                line,
+            });
             i += 1;
         } else {
-            let len = rest.find(|ch: char| ch.is_whitespace() || is_punct(ch) || ch == '"').unwrap_or(rest.len());
-            tokens.push(Token { tok: Tok::Word(&rest[..len]), line });
+            let len = rest
+                .find(|ch: char| ch.is_whitespace() || is_punct(ch) || ch == '"')
+                .unwrap_or(rest.len());
+            tokens.push(Token {
+                tok: Tok::Word(&rest[..len]),
+                line,
+            });
             i += len;
         }
     }
@@ -199,9 +235,10 @@ impl<'a> Parser<'_, 'a> {
                 "variable" => vars.push(self.variable()?),
                 "probability" => cpts.push(self.probability(line)?),
                 other => {
-                    return Err(
-                        self.error(line, format!("expected `network`, `variable` or `probability`, found `{other}`"))
-                    )
+                    return Err(self.error(
+                        line,
+                        format!("expected `network`, `variable` or `probability`, found `{other}`"),
+                    ))
                 }
             }
         }
@@ -283,14 +320,23 @@ impl<'a> Parser<'_, 'a> {
             match self.word("`type`, `property` or `}`")? {
                 ("property", _) => self.skip_statement()?,
                 ("type", l) if states.is_none() => states = Some(self.discrete_type(name, l)?),
-                ("type", l) => return Err(self.error(l, format!("variable `{name}` has a second `type`"))),
+                ("type", l) => {
+                    return Err(self.error(l, format!("variable `{name}` has a second `type`")))
+                }
                 (other, l) => {
-                    return Err(self.error(l, format!("expected `type`, `property` or `}}`, found `{other}`")))
+                    return Err(self.error(
+                        l,
+                        format!("expected `type`, `property` or `}}`, found `{other}`"),
+                    ))
                 }
             }
         }
-        let states =
-            states.ok_or_else(|| self.error(line, format!("variable `{name}` has no `type discrete` statement")))?;
+        let states = states.ok_or_else(|| {
+            self.error(
+                line,
+                format!("variable `{name}` has no `type discrete` statement"),
+            )
+        })?;
         Ok(RawVar { name, line, states })
     }
 
@@ -299,7 +345,10 @@ impl<'a> Parser<'_, 'a> {
         match self.word("`discrete`")? {
             ("discrete", _) => {}
             (other, l) => {
-                return Err(self.error(l, format!("variable `{name}` has type `{other}`; only `discrete` is supported")))
+                return Err(self.error(
+                    l,
+                    format!("variable `{name}` has type `{other}`; only `discrete` is supported"),
+                ))
             }
         }
         self.expect('[')?;
@@ -313,19 +362,27 @@ impl<'a> Parser<'_, 'a> {
             }
             let (state, l) = self.word("a state name")?;
             if states.contains(&state) {
-                return Err(self.error(l, format!("variable `{name}` lists the state `{state}` twice")));
+                return Err(self.error(
+                    l,
+                    format!("variable `{name}` lists the state `{state}` twice"),
+                ));
             }
             states.push(state);
         }
         self.expect(';')?;
         match count.parse::<usize>() {
             Ok(k) if k == states.len() && (1..=MAX_ARITY).contains(&k) => Ok(states),
-            Ok(k) if k == states.len() => {
-                Err(self.error(count_line, format!("variable `{name}` has {k} states; bnsl supports 1 to {MAX_ARITY}")))
-            }
-            _ => {
-                Err(self.error(line, format!("variable `{name}` declares [{count}] states but lists {}", states.len())))
-            }
+            Ok(k) if k == states.len() => Err(self.error(
+                count_line,
+                format!("variable `{name}` has {k} states; bnsl supports 1 to {MAX_ARITY}"),
+            )),
+            _ => Err(self.error(
+                line,
+                format!(
+                    "variable `{name}` declares [{count}] states but lists {}",
+                    states.len()
+                ),
+            )),
         }
     }
 
@@ -351,7 +408,12 @@ impl<'a> Parser<'_, 'a> {
                 entries.push(entry);
             }
         }
-        Ok(RawCpt { line, child, parents, entries })
+        Ok(RawCpt {
+            line,
+            child,
+            parents,
+            entries,
+        })
     }
 
     /// One entry of a probability block; `None` for a skipped `property`.
@@ -372,10 +434,16 @@ impl<'a> Parser<'_, 'a> {
             Tok::Word("default") => EntryKind::Default,
             Tok::Word("property") => return self.skip_statement().map(|_| None),
             Tok::Word(w) => {
-                return Err(self.error(t.line, format!("expected `(`, `table`, `default` or `property`, found `{w}`")))
+                return Err(self.error(
+                    t.line,
+                    format!("expected `(`, `table`, `default` or `property`, found `{w}`"),
+                ))
             }
             Tok::Punct(p) => {
-                return Err(self.error(t.line, format!("expected `(`, `table`, `default` or `property`, found `{p}`")))
+                return Err(self.error(
+                    t.line,
+                    format!("expected `(`, `table`, `default` or `property`, found `{p}`"),
+                ))
             }
         };
         let mut values = Vec::new();
@@ -384,22 +452,38 @@ impl<'a> Parser<'_, 'a> {
                 continue;
             }
             let (w, l) = self.word("a probability")?;
-            let p = w.parse::<f64>().map_err(|_| self.error(l, format!("`{w}` is not a number")))?;
+            let p = w
+                .parse::<f64>()
+                .map_err(|_| self.error(l, format!("`{w}` is not a number")))?;
             values.push(p);
         }
-        Ok(Some(RawEntry { kind, values, line: t.line }))
+        Ok(Some(RawEntry {
+            kind,
+            values,
+            line: t.line,
+        }))
     }
 }
 
 /// Builds and checks the network from the parsed blocks.
-fn resolve(raw_vars: &[RawVar<'_>], raw_cpts: &[RawCpt<'_>], path: &Path) -> Result<BayesNet, InputError> {
+fn resolve(
+    raw_vars: &[RawVar<'_>],
+    raw_cpts: &[RawCpt<'_>],
+    path: &Path,
+) -> Result<BayesNet, InputError> {
     let mut variables: Vec<Variable> = Vec::with_capacity(raw_vars.len());
     for (i, v) in raw_vars.iter().enumerate() {
         if let Some(first) = raw_vars[..i].iter().find(|u| u.name == v.name) {
-            let cause = format!("variable `{}` is declared twice (first at line {})", v.name, first.line);
+            let cause = format!(
+                "variable `{}` is declared twice (first at line {})",
+                v.name, first.line
+            );
             return Err(InputError::at(path, v.line, cause));
         }
-        variables.push(Variable { name: v.name.to_string(), states: v.states.iter().map(|s| s.to_string()).collect() });
+        variables.push(Variable {
+            name: v.name.to_string(),
+            states: v.states.iter().map(|s| s.to_string()).collect(),
+        });
     }
     if variables.is_empty() {
         return Err(InputError::file(path, "no variables (not a BIF network?)"));
@@ -410,10 +494,18 @@ fn resolve(raw_vars: &[RawVar<'_>], raw_cpts: &[RawCpt<'_>], path: &Path) -> Res
     let mut parents = vec![Vec::new(); n];
     for cpt in raw_cpts {
         let (name, line) = cpt.child;
-        let v = index(name)
-            .ok_or_else(|| InputError::at(path, line, format!("probability for unknown variable `{name}`")))?;
+        let v = index(name).ok_or_else(|| {
+            InputError::at(
+                path,
+                line,
+                format!("probability for unknown variable `{name}`"),
+            )
+        })?;
         if let Some(first) = block[v] {
-            let cause = format!("a second probability block for `{name}` (the first is at line {})", first.line);
+            let cause = format!(
+                "a second probability block for `{name}` (the first is at line {})",
+                first.line
+            );
             return Err(InputError::at(path, cpt.line, cause));
         }
         block[v] = Some(cpt);
@@ -422,34 +514,61 @@ fn resolve(raw_vars: &[RawVar<'_>], raw_cpts: &[RawCpt<'_>], path: &Path) -> Res
     let mut cpts = Vec::with_capacity(n);
     for v in 0..n {
         let cpt = block[v].ok_or_else(|| {
-            InputError::at(path, raw_vars[v].line, format!("variable `{}` has no probability block", variables[v].name))
+            InputError::at(
+                path,
+                raw_vars[v].line,
+                format!("variable `{}` has no probability block", variables[v].name),
+            )
         })?;
         cpts.push(assemble(cpt, v, &parents[v], &variables, path)?);
     }
-    let net = BayesNet { variables, parents, cpts };
+    let net = BayesNet {
+        variables,
+        parents,
+        cpts,
+    };
     if let Err(cycle) = net.dag().topological_order() {
-        let names: Vec<&str> = cycle.iter().map(|&v| net.variables[v].name.as_str()).collect();
+        let names: Vec<&str> = cycle
+            .iter()
+            .map(|&v| net.variables[v].name.as_str())
+            .collect();
         let line = block[cycle[0]].map_or(1, |c| c.line);
         return Err(InputError::at(
             path,
             line,
-            format!("the network has a directed cycle through {}", names.join(", ")),
+            format!(
+                "the network has a directed cycle through {}",
+                names.join(", ")
+            ),
         ));
     }
     Ok(net)
 }
 
 /// The parent indices of a probability block: known, distinct, not the child.
-fn family_parents(cpt: &RawCpt<'_>, v: usize, variables: &[Variable], path: &Path) -> Result<Vec<usize>, InputError> {
+fn family_parents(
+    cpt: &RawCpt<'_>,
+    v: usize,
+    variables: &[Variable],
+    path: &Path,
+) -> Result<Vec<usize>, InputError> {
     let mut parents = Vec::with_capacity(cpt.parents.len());
     for &(name, line) in &cpt.parents {
         let p = variables
             .iter()
             .position(|u| u.name == name)
-            .ok_or_else(|| InputError::at(path, line, format!("unknown parent `{name}` of `{}`", variables[v].name)))?;
+            .ok_or_else(|| {
+                InputError::at(
+                    path,
+                    line,
+                    format!("unknown parent `{name}` of `{}`", variables[v].name),
+                )
+            })?;
         if p == v || parents.contains(&p) {
-            let cause =
-                format!("`{name}` is listed twice or as its own parent in the probability of `{}`", variables[v].name);
+            let cause = format!(
+                "`{name}` is listed twice or as its own parent in the probability of `{}`",
+                variables[v].name
+            );
             return Err(InputError::at(path, line, cause));
         }
         parents.push(p);
@@ -473,7 +592,11 @@ fn assemble(
         .try_fold(1usize, |q, &p| q.checked_mul(variables[p].arity()))
         .filter(|&q| q.saturating_mul(r) <= MAX_CPT_ENTRIES)
         .ok_or_else(|| {
-            InputError::at(path, cpt.line, format!("the CPT of `{name}` has more than {MAX_CPT_ENTRIES} entries"))
+            InputError::at(
+                path,
+                cpt.line,
+                format!("the CPT of `{name}` has more than {MAX_CPT_ENTRIES} entries"),
+            )
         })?;
     let mut table = vec![0.0; q * r];
     let mut source: Vec<Option<usize>> = vec![None; q];
@@ -487,7 +610,10 @@ fn assemble(
                 Err(InputError::at(
                     path,
                     line,
-                    format!("expected {len} probabilities {what}, found {}", entry.values.len()),
+                    format!(
+                        "expected {len} probabilities {what}, found {}",
+                        entry.values.len()
+                    ),
                 ))
             }
         };
@@ -495,7 +621,11 @@ fn assemble(
             EntryKind::Table => {
                 expect_len(q * r, &format!("in the table of `{name}`"))?;
                 if source.iter().any(Option::is_some) {
-                    return Err(InputError::at(path, line, format!("the rows of `{name}` are given twice")));
+                    return Err(InputError::at(
+                        path,
+                        line,
+                        format!("the rows of `{name}` are given twice"),
+                    ));
                 }
                 for (j, slot) in source.iter_mut().enumerate() {
                     *slot = Some(line);
@@ -508,7 +638,10 @@ fn assemble(
                 expect_len(r, &format!("for `{name}`"))?;
                 let j = config_index(states, parents, variables, path, line)?;
                 if source[j].is_some() {
-                    let cause = format!("the row of `{name}` for ({}) is given twice", row_label(states));
+                    let cause = format!(
+                        "the row of `{name}` for ({}) is given twice",
+                        row_label(states)
+                    );
                     return Err(InputError::at(path, line, cause));
                 }
                 source[j] = Some(line);
@@ -517,7 +650,11 @@ fn assemble(
             EntryKind::Default => {
                 expect_len(r, &format!("for `{name}`"))?;
                 if default.replace(entry).is_some() {
-                    return Err(InputError::at(path, line, format!("a second `default` for `{name}`")));
+                    return Err(InputError::at(
+                        path,
+                        line,
+                        format!("a second `default` for `{name}`"),
+                    ));
                 }
             }
         }
@@ -530,7 +667,10 @@ fn assemble(
                 table[j * r..(j + 1) * r].copy_from_slice(&d.values);
             }
             (None, None) => {
-                let cause = format!("no probabilities for `{name}`{}", given(j, parents, variables));
+                let cause = format!(
+                    "no probabilities for `{name}`{}",
+                    given(j, parents, variables)
+                );
                 return Err(InputError::at(path, cpt.line, cause));
             }
         }
@@ -540,7 +680,10 @@ fn assemble(
             InputError::at(
                 path,
                 source[j].unwrap_or(cpt.line),
-                format!("the probabilities of `{name}`{} {cause}", given(j, parents, variables)),
+                format!(
+                    "the probabilities of `{name}`{} {cause}",
+                    given(j, parents, variables)
+                ),
             )
         })?;
     }
@@ -556,7 +699,11 @@ fn config_index(
     line: usize,
 ) -> Result<usize, InputError> {
     if states.len() != parents.len() {
-        let cause = format!("expected {} parent states, found {}", parents.len(), states.len());
+        let cause = format!(
+            "expected {} parent states, found {}",
+            parents.len(),
+            states.len()
+        );
         return Err(InputError::at(path, line, cause));
     }
     let mut j = 0;
@@ -566,7 +713,11 @@ fn config_index(
             InputError::at(
                 path,
                 l,
-                format!("`{state}` is not a state of `{}` (states: {})", var.name, var.states.join(", ")),
+                format!(
+                    "`{state}` is not a state of `{}` (states: {})",
+                    var.name,
+                    var.states.join(", ")
+                ),
             )
         })?;
         j = j * var.arity() + s;
@@ -642,7 +793,10 @@ mod tests {
         let text = format!(
             "{TWO}probability ( A ) {{ table 0.2 0.8; }}\nprobability ( B | A ) {{ table 0.1 0.2 0.3 0.4 0.6 0.4; }}\n"
         );
-        assert_eq!(parse(&text).unwrap().cpts[1], [0.1, 0.3, 0.6, 0.2, 0.4, 0.4]);
+        assert_eq!(
+            parse(&text).unwrap().cpts[1],
+            [0.1, 0.3, 0.6, 0.2, 0.4, 0.4]
+        );
     }
 
     #[test]
@@ -653,24 +807,37 @@ mod tests {
             "n.bif:6: the probabilities of `B` given (A = yes) sum to 0.9, not 1 (tolerance 1e-4)"
         );
         assert_eq!(
-            err(&format!("{TWO}{a}probability ( B | C ) {{ default 1, 0, 0; }}\n")),
+            err(&format!(
+                "{TWO}{a}probability ( B | C ) {{ default 1, 0, 0; }}\n"
+            )),
             "n.bif:5: unknown parent `C` of `B`"
         );
         assert_eq!(
-            err(&format!("{TWO}variable A {{ type discrete [ 2 ] {{ a, b }}; }}\n")),
+            err(&format!(
+                "{TWO}variable A {{ type discrete [ 2 ] {{ a, b }}; }}\n"
+            )),
             "n.bif:4: variable `A` is declared twice (first at line 2)"
         );
-        assert_eq!(err(&format!("{TWO}{a}")), "n.bif:3: variable `B` has no probability block");
         assert_eq!(
-            err(&format!("{TWO}{a}probability ( B | A ) {{\n (yes) 0.1, 0.9;\n}}\n")),
+            err(&format!("{TWO}{a}")),
+            "n.bif:3: variable `B` has no probability block"
+        );
+        assert_eq!(
+            err(&format!(
+                "{TWO}{a}probability ( B | A ) {{\n (yes) 0.1, 0.9;\n}}\n"
+            )),
             "n.bif:6: expected 3 probabilities for `B`, found 2"
         );
         assert_eq!(
-            err(&format!("{TWO}{a}probability ( B | A ) {{\n (yes) 1, 0, 0;\n}}\n")),
+            err(&format!(
+                "{TWO}{a}probability ( B | A ) {{\n (yes) 1, 0, 0;\n}}\n"
+            )),
             "n.bif:5: no probabilities for `B` given (A = no)"
         );
         assert_eq!(
-            err(&format!("{TWO}{a}probability ( B | A ) {{\n (maybe) 1, 0, 0;\n}}\n")),
+            err(&format!(
+                "{TWO}{a}probability ( B | A ) {{\n (maybe) 1, 0, 0;\n}}\n"
+            )),
             "n.bif:6: `maybe` is not a state of `A` (states: yes, no)"
         );
         assert_eq!(
@@ -692,7 +859,10 @@ mod tests {
             "n.bif:2: `x` is not a number"
         );
         assert_eq!(err("/* open"), "n.bif:1: unterminated `/*` comment");
-        assert_eq!(err("nonsense"), "n.bif:1: expected `network`, `variable` or `probability`, found `nonsense`");
+        assert_eq!(
+            err("nonsense"),
+            "n.bif:1: expected `network`, `variable` or `probability`, found `nonsense`"
+        );
     }
 
     #[test]

@@ -57,14 +57,22 @@ pub(crate) struct ColumnCoder<'a> {
 impl<'a> ColumnCoder<'a> {
     /// An empty coder for the column called `name`, expecting about `rows` values.
     pub fn new(name: String, rows: usize) -> Self {
-        ColumnCoder { name, index: FxHashMap::default(), seen: Vec::new(), codes: Vec::with_capacity(rows) }
+        ColumnCoder {
+            name,
+            index: FxHashMap::default(),
+            seen: Vec::new(),
+            codes: Vec::with_capacity(rows),
+        }
     }
 
     /// Appends the value `token` read at line `line`. Fails (with the cause) when the
     /// column would hold more than [`MAX_ARITY`] distinct values.
     pub fn push(&mut self, token: &'a str, line: usize) -> Result<(), String> {
         let known = if self.seen.len() <= LINEAR_LOOKUP {
-            self.seen.iter().position(|s| s.token == token).map(|id| id as u8)
+            self.seen
+                .iter()
+                .position(|s| s.token == token)
+                .map(|id| id as u8)
         } else {
             self.index.get(token).copied()
         };
@@ -89,7 +97,11 @@ impl<'a> ColumnCoder<'a> {
     }
 
     /// Fixes the states under `decl` and returns the variable and its final codes.
-    pub fn finish(self, decl: ColumnDecl<'_>, path: &Path) -> Result<(Variable, Vec<u8>), InputError> {
+    pub fn finish(
+        self,
+        decl: ColumnDecl<'_>,
+        path: &Path,
+    ) -> Result<(Variable, Vec<u8>), InputError> {
         let (states, remap) = match decl {
             ColumnDecl::Observed => observed_states(&self.seen),
             ColumnDecl::Arity(arity) => self.declared_arity_states(arity, path)?,
@@ -99,17 +111,35 @@ impl<'a> ColumnCoder<'a> {
         for c in &mut codes {
             *c = remap[*c as usize];
         }
-        Ok((Variable { name: self.name, states }, codes))
+        Ok((
+            Variable {
+                name: self.name,
+                states,
+            },
+            codes,
+        ))
     }
 
     /// States for a column with a declared arity (see the module documentation).
-    fn declared_arity_states(&self, arity: usize, path: &Path) -> Result<(Vec<String>, Vec<u8>), InputError> {
+    fn declared_arity_states(
+        &self,
+        arity: usize,
+        path: &Path,
+    ) -> Result<(Vec<String>, Vec<u8>), InputError> {
         if let Some(values) = integer_values(&self.seen) {
-            if let Some((s, v)) = self.seen.iter().zip(&values).find(|(_, &v)| v >= arity as u64) {
+            if let Some((s, v)) = self
+                .seen
+                .iter()
+                .zip(&values)
+                .find(|(_, &v)| v >= arity as u64)
+            {
                 return Err(InputError::at(
                     path,
                     s.line,
-                    format!("value {v} of `{}` is not below its declared arity {arity}", self.name),
+                    format!(
+                        "value {v} of `{}` is not below its declared arity {arity}",
+                        self.name
+                    ),
                 ));
             }
             let states = (0..arity).map(|s| s.to_string()).collect();
@@ -132,18 +162,37 @@ impl<'a> ColumnCoder<'a> {
     }
 
     /// States for a column declared by a network variable (see the module documentation).
-    fn network_states(&self, var: &Variable, path: &Path) -> Result<(Vec<String>, Vec<u8>), InputError> {
-        let by_name: Option<Vec<u8>> =
-            self.seen.iter().map(|s| var.states.iter().position(|x| x == s.token).map(|i| i as u8)).collect();
+    fn network_states(
+        &self,
+        var: &Variable,
+        path: &Path,
+    ) -> Result<(Vec<String>, Vec<u8>), InputError> {
+        let by_name: Option<Vec<u8>> = self
+            .seen
+            .iter()
+            .map(|s| {
+                var.states
+                    .iter()
+                    .position(|x| x == s.token)
+                    .map(|i| i as u8)
+            })
+            .collect();
         if let Some(remap) = by_name {
             return Ok((var.states.clone(), remap));
         }
         if let Some(values) = integer_values(&self.seen) {
             if values.iter().all(|&v| v < var.arity() as u64) {
-                return Ok((var.states.clone(), values.iter().map(|&v| v as u8).collect()));
+                return Ok((
+                    var.states.clone(),
+                    values.iter().map(|&v| v as u8).collect(),
+                ));
             }
         }
-        let bad = self.seen.iter().find(|s| !var.states.iter().any(|x| x == s.token)).copied();
+        let bad = self
+            .seen
+            .iter()
+            .find(|s| !var.states.iter().any(|x| x == s.token))
+            .copied();
         let bad = bad.unwrap_or(self.seen[0]);
         Err(InputError::at(
             path,
@@ -161,7 +210,11 @@ impl<'a> ColumnCoder<'a> {
 
 /// The non-blank lines of `text` with their 1-based numbers, trimmed.
 pub(crate) fn data_lines(text: &str) -> Vec<(usize, &str)> {
-    text.lines().enumerate().map(|(i, l)| (i + 1, l.trim())).filter(|(_, l)| !l.is_empty()).collect()
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty())
+        .collect()
 }
 
 /// Codes the data rows `rows` into one coder per name in `names`, splitting each row
@@ -176,24 +229,39 @@ where
     I: Iterator<Item = &'a str>,
 {
     let n = names.len();
-    let mut coders: Vec<ColumnCoder<'a>> =
-        names.iter().map(|name| ColumnCoder::new(name.clone(), rows.len())).collect();
+    let mut coders: Vec<ColumnCoder<'a>> = names
+        .iter()
+        .map(|name| ColumnCoder::new(name.clone(), rows.len()))
+        .collect();
     for &(line, text) in rows {
         let mut count = 0;
         for token in split(text) {
             if count == n {
                 let found = split(text).count();
-                return Err(InputError::at(path, line, format!("expected {n} values, found {found}")));
+                return Err(InputError::at(
+                    path,
+                    line,
+                    format!("expected {n} values, found {found}"),
+                ));
             }
             if token.is_empty() {
-                let cause = format!("empty value for `{}` (missing values are not supported)", names[count]);
+                let cause = format!(
+                    "empty value for `{}` (missing values are not supported)",
+                    names[count]
+                );
                 return Err(InputError::at(path, line, cause));
             }
-            coders[count].push(token, line).map_err(|cause| InputError::at(path, line, cause))?;
+            coders[count]
+                .push(token, line)
+                .map_err(|cause| InputError::at(path, line, cause))?;
             count += 1;
         }
         if count < n {
-            return Err(InputError::at(path, line, format!("expected {n} values, found {count}")));
+            return Err(InputError::at(
+                path,
+                line,
+                format!("expected {n} values, found {count}"),
+            ));
         }
     }
     Ok(coders)
@@ -207,7 +275,11 @@ pub(crate) fn build(
     last_line: usize,
 ) -> Result<DataSet, InputError> {
     if coders.first().is_none_or(|c| c.codes.is_empty()) {
-        return Err(InputError::at(path, last_line, "the data set has no data rows"));
+        return Err(InputError::at(
+            path,
+            last_line,
+            "the data set has no data rows",
+        ));
     }
     debug_assert_eq!(coders.len(), decls.len());
     let mut variables = Vec::with_capacity(coders.len());
@@ -233,7 +305,10 @@ fn observed_states(seen: &[Seen<'_>]) -> (Vec<String>, Vec<u8>) {
             let mut distinct = values.clone();
             distinct.sort_unstable();
             distinct.dedup();
-            let remap = values.iter().map(|v| distinct.binary_search(v).unwrap_or(0) as u8).collect();
+            let remap = values
+                .iter()
+                .map(|v| distinct.binary_search(v).unwrap_or(0) as u8)
+                .collect();
             (distinct.iter().map(u64::to_string).collect(), remap)
         }
         None => sorted_states(seen),
@@ -248,7 +323,10 @@ fn sorted_states(seen: &[Seen<'_>]) -> (Vec<String>, Vec<u8>) {
     for (rank, &id) in order.iter().enumerate() {
         remap[id] = rank as u8;
     }
-    (order.iter().map(|&id| seen[id].token.to_string()).collect(), remap)
+    (
+        order.iter().map(|&id| seen[id].token.to_string()).collect(),
+        remap,
+    )
 }
 
 /// Appends placeholder names (`2`, `3`, …, prefixed with `_` until unique) for the
@@ -298,8 +376,13 @@ mod tests {
         let (var, codes) = finish(&["2", "0"], ColumnDecl::Arity(4)).unwrap();
         assert_eq!(var.arity(), 4);
         assert_eq!(codes, [2, 0]);
-        let err = finish(&["0", "1", "3", "3"], ColumnDecl::Arity(3)).unwrap_err().to_string();
-        assert_eq!(err, "t.csv:3: value 3 of `X` is not below its declared arity 3");
+        let err = finish(&["0", "1", "3", "3"], ColumnDecl::Arity(3))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "t.csv:3: value 3 of `X` is not below its declared arity 3"
+        );
     }
 
     #[test]
@@ -307,19 +390,32 @@ mod tests {
         let (var, codes) = finish(&["b", "a"], ColumnDecl::Arity(3)).unwrap();
         assert_eq!(var.states, ["a", "b", "2"]);
         assert_eq!(codes, [1, 0]);
-        let err = finish(&["b", "a", "c"], ColumnDecl::Arity(2)).unwrap_err().to_string();
-        assert!(err.starts_with("t.csv:3: `X` has more distinct values than its declared arity 2"), "{err}");
+        let err = finish(&["b", "a", "c"], ColumnDecl::Arity(2))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.csv:3: `X` has more distinct values than its declared arity 2"),
+            "{err}"
+        );
     }
 
     #[test]
     fn network_states_by_name_or_by_code() {
-        let var = Variable { name: "X".into(), states: vec!["lo".into(), "mid".into(), "hi".into()] };
+        let var = Variable {
+            name: "X".into(),
+            states: vec!["lo".into(), "mid".into(), "hi".into()],
+        };
         let (v, codes) = finish(&["hi", "lo"], ColumnDecl::States(&var)).unwrap();
         assert_eq!((v.arity(), codes), (3, vec![2, 0]));
         let (_, codes) = finish(&["2", "1"], ColumnDecl::States(&var)).unwrap();
         assert_eq!(codes, [2, 1]);
-        let err = finish(&["lo", "high"], ColumnDecl::States(&var)).unwrap_err().to_string();
-        assert!(err.starts_with("t.csv:2: `high` is not a state of `X`"), "{err}");
+        let err = finish(&["lo", "high"], ColumnDecl::States(&var))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("t.csv:2: `high` is not a state of `X`"),
+            "{err}"
+        );
     }
 
     #[test]
@@ -328,6 +424,9 @@ mod tests {
         let mut c = ColumnCoder::new("X".into(), 0);
         let results: Vec<_> = tokens.iter().map(|t| c.push(t, 1)).collect();
         assert!(results[..MAX_ARITY].iter().all(Result::is_ok));
-        assert!(results[MAX_ARITY].as_ref().unwrap_err().contains("more than 256 distinct values"));
+        assert!(results[MAX_ARITY]
+            .as_ref()
+            .unwrap_err()
+            .contains("more than 256 distinct values"));
     }
 }

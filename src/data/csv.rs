@@ -35,7 +35,9 @@ pub enum Header {
 pub(crate) fn fields(line: &str) -> impl Iterator<Item = &str> {
     line.split(',').map(|f| {
         let f = f.trim();
-        f.strip_prefix('"').and_then(|g| g.strip_suffix('"')).unwrap_or(f)
+        f.strip_prefix('"')
+            .and_then(|g| g.strip_suffix('"'))
+            .unwrap_or(f)
     })
 }
 
@@ -88,7 +90,9 @@ pub fn parse_csv(
 ///    therefore read as data unless a row of arities follows it: say
 ///    [`Header::Present`] explicitly for such files.
 pub fn detect_header(rows: &[(usize, &str)], declared: Option<&[Variable]>) -> Header {
-    let Some(&(_, first)) = rows.first() else { return Header::Absent };
+    let Some(&(_, first)) = rows.first() else {
+        return Header::Absent;
+    };
     let r1: Vec<&str> = fields(first).collect();
     let distinct = r1.iter().enumerate().all(|(i, f)| !r1[..i].contains(f));
     if !distinct {
@@ -113,15 +117,25 @@ fn is_arity_row(rows: &[(usize, &str)], n: usize) -> bool {
     if rows.len() < 3 {
         return false;
     }
-    let arities: Option<Vec<u64>> = fields(rows[1].1).map(|f| f.parse::<u64>().ok().filter(|&a| a >= 1)).collect();
-    let Some(arities) = arities.filter(|a| a.len() == n) else { return false };
-    rows[2..].iter().all(|&(_, line)| fields(line).zip(&arities).all(|(f, &a)| f.parse::<u64>().is_ok_and(|v| v < a)))
+    let arities: Option<Vec<u64>> = fields(rows[1].1)
+        .map(|f| f.parse::<u64>().ok().filter(|&a| a >= 1))
+        .collect();
+    let Some(arities) = arities.filter(|a| a.len() == n) else {
+        return false;
+    };
+    rows[2..].iter().all(|&(_, line)| {
+        fields(line)
+            .zip(&arities)
+            .all(|(f, &a)| f.parse::<u64>().is_ok_and(|v| v < a))
+    })
 }
 
 /// Rule 2 of [`detect_header`]: the first row has a non-integer field, and none of its
 /// non-integer fields occurs below it in its column.
 fn names_unseen_below(rows: &[(usize, &str)], r1: &[&str]) -> bool {
-    let names: Vec<usize> = (0..r1.len()).filter(|&j| r1[j].parse::<i64>().is_err()).collect();
+    let names: Vec<usize> = (0..r1.len())
+        .filter(|&j| r1[j].parse::<i64>().is_err())
+        .collect();
     let mut row: Vec<&str> = Vec::with_capacity(r1.len());
     !names.is_empty()
         && rows[1..].iter().all(|&(_, line)| {
@@ -157,19 +171,35 @@ pub(crate) fn positional_names(
 fn header_names(r1: &[&str], path: &Path, line: usize) -> Result<Vec<String>, InputError> {
     for (j, name) in r1.iter().enumerate() {
         if name.is_empty() {
-            return Err(InputError::at(path, line, format!("column {} has an empty name", j + 1)));
+            return Err(InputError::at(
+                path,
+                line,
+                format!("column {} has an empty name", j + 1),
+            ));
         }
         if r1[..j].contains(name) {
-            return Err(InputError::at(path, line, format!("duplicate column name `{name}`")));
+            return Err(InputError::at(
+                path,
+                line,
+                format!("duplicate column name `{name}`"),
+            ));
         }
     }
     Ok(r1.iter().map(|s| s.to_string()).collect())
 }
 
 /// The row of arities after the header: `n` integers in `1..=256`.
-fn arity_row(rows: &[(usize, &str)], n: usize, path: &Path) -> Result<(usize, Vec<usize>), InputError> {
+fn arity_row(
+    rows: &[(usize, &str)],
+    n: usize,
+    path: &Path,
+) -> Result<(usize, Vec<usize>), InputError> {
     let Some(&(line, text)) = rows.get(1) else {
-        return Err(InputError::at(path, rows[0].0, "expected a row of arities after the header"));
+        return Err(InputError::at(
+            path,
+            rows[0].0,
+            "expected a row of arities after the header",
+        ));
     };
     parse_arities(fields(text), n, path, line).map(|a| (line, a))
 }
@@ -184,11 +214,19 @@ pub(crate) fn parse_arities<'a>(
     let arities = tokens
         .map(|t| match t.parse::<usize>() {
             Ok(a) if (1..=MAX_ARITY).contains(&a) => Ok(a),
-            _ => Err(InputError::at(path, line, format!("`{t}` is not an arity (an integer from 1 to {MAX_ARITY})"))),
+            _ => Err(InputError::at(
+                path,
+                line,
+                format!("`{t}` is not an arity (an integer from 1 to {MAX_ARITY})"),
+            )),
         })
         .collect::<Result<Vec<_>, _>>()?;
     if arities.len() != n {
-        return Err(InputError::at(path, line, format!("expected {n} arities, found {}", arities.len())));
+        return Err(InputError::at(
+            path,
+            line,
+            format!("expected {n} arities, found {}", arities.len()),
+        ));
     }
     Ok(arities)
 }
@@ -200,12 +238,18 @@ pub(crate) fn declared_columns<'v>(
     path: &Path,
     line: usize,
 ) -> Result<Option<Vec<&'v Variable>>, InputError> {
-    let Some(vars) = declared else { return Ok(None) };
+    let Some(vars) = declared else {
+        return Ok(None);
+    };
     let matched = names
         .iter()
         .map(|name| {
             vars.iter().find(|v| &v.name == name).ok_or_else(|| {
-                InputError::at(path, line, format!("column `{name}` is not a variable of the declared network"))
+                InputError::at(
+                    path,
+                    line,
+                    format!("column `{name}` is not a variable of the declared network"),
+                )
             })
         })
         .collect::<Result<Vec<_>, _>>()?;
@@ -223,7 +267,11 @@ pub(crate) fn column_decls<'v>(
     match (vars, arities) {
         (Some(vars), Some((line, arities))) => {
             if let Some((v, a)) = vars.iter().zip(arities).find(|(v, &a)| v.arity() != a) {
-                let cause = format!("the file declares arity {a} for `{}` but the network has {}", v.name, v.arity());
+                let cause = format!(
+                    "the file declares arity {a} for `{}` but the network has {}",
+                    v.name,
+                    v.arity()
+                );
                 return Err(InputError::at(path, *line, cause));
             }
             Ok(vars.iter().map(|v| ColumnDecl::States(v)).collect())
@@ -266,15 +314,36 @@ mod tests {
     #[test]
     fn detection_rules() {
         let rows = |t: &'static str| data_lines(t);
-        assert_eq!(detect_header(&rows("x,y\n0,1\n1,0\n"), None), Header::Present);
+        assert_eq!(
+            detect_header(&rows("x,y\n0,1\n1,0\n"), None),
+            Header::Present
+        );
         assert_eq!(detect_header(&rows("0,1\n1,0\n"), None), Header::Absent);
-        assert_eq!(detect_header(&rows("no,yes\nyes,no\nno,no\n"), None), Header::Absent);
-        assert_eq!(detect_header(&rows("x,no\nyes,no\nno,no\n"), None), Header::Absent);
+        assert_eq!(
+            detect_header(&rows("no,yes\nyes,no\nno,no\n"), None),
+            Header::Absent
+        );
+        assert_eq!(
+            detect_header(&rows("x,no\nyes,no\nno,no\n"), None),
+            Header::Absent
+        );
         assert_eq!(detect_header(&rows("x,0\n1,0\n"), None), Header::Present);
-        assert_eq!(detect_header(&rows("yes,no\nyes,no\n"), None), Header::Absent);
-        assert_eq!(detect_header(&rows("a,b\n2,3\n0,2\n1,1\n"), None), Header::WithArities);
-        assert_eq!(detect_header(&rows("0,1\n2,2\n0,1\n1,0\n"), None), Header::WithArities);
-        assert_eq!(detect_header(&rows("a,b\n2,3\n0,3\n"), None), Header::Present);
+        assert_eq!(
+            detect_header(&rows("yes,no\nyes,no\n"), None),
+            Header::Absent
+        );
+        assert_eq!(
+            detect_header(&rows("a,b\n2,3\n0,2\n1,1\n"), None),
+            Header::WithArities
+        );
+        assert_eq!(
+            detect_header(&rows("0,1\n2,2\n0,1\n1,0\n"), None),
+            Header::WithArities
+        );
+        assert_eq!(
+            detect_header(&rows("a,b\n2,3\n0,3\n"), None),
+            Header::Present
+        );
     }
 
     #[test]
@@ -288,9 +357,16 @@ mod tests {
     fn arity_row_declares_unseen_states() {
         let d = read("a,b\n3,2\n0,1\n1,1\n", Header::Auto).unwrap();
         assert_eq!(d.arities(), [3, 2]);
-        let e = read("a,b\n3,2\n0,1\n1,2\n", Header::WithArities).unwrap_err().to_string();
-        assert_eq!(e, "d.csv:4: value 2 of `b` is not below its declared arity 2");
-        let e = read("a,b\n3,x\n0,1\n", Header::WithArities).unwrap_err().to_string();
+        let e = read("a,b\n3,2\n0,1\n1,2\n", Header::WithArities)
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            e,
+            "d.csv:4: value 2 of `b` is not below its declared arity 2"
+        );
+        let e = read("a,b\n3,x\n0,1\n", Header::WithArities)
+            .unwrap_err()
+            .to_string();
         assert_eq!(e, "d.csv:2: `x` is not an arity (an integer from 1 to 256)");
     }
 
@@ -299,24 +375,60 @@ mod tests {
         assert_eq!(err(""), "d.csv: the file is empty (no rows)");
         assert_eq!(err("a,b\n"), "d.csv:1: the data set has no data rows");
         assert_eq!(err("a,b\n0,1\n0\n"), "d.csv:3: expected 2 values, found 1");
-        assert_eq!(err("a,b\n0,1\n0,1,1\n"), "d.csv:3: expected 2 values, found 3");
-        assert_eq!(err("a,b\n0,1\n0,\n"), "d.csv:3: empty value for `b` (missing values are not supported)");
-        assert_eq!(read("a,a\n0,1\n", Header::Present).unwrap_err().to_string(), "d.csv:1: duplicate column name `a`");
+        assert_eq!(
+            err("a,b\n0,1\n0,1,1\n"),
+            "d.csv:3: expected 2 values, found 3"
+        );
+        assert_eq!(
+            err("a,b\n0,1\n0,\n"),
+            "d.csv:3: empty value for `b` (missing values are not supported)"
+        );
+        assert_eq!(
+            read("a,a\n0,1\n", Header::Present).unwrap_err().to_string(),
+            "d.csv:1: duplicate column name `a`"
+        );
     }
 
     #[test]
     fn declared_network_fixes_states_and_checks_columns() {
         let vars = vec![
-            Variable { name: "a".into(), states: vec!["yes".into(), "no".into(), "maybe".into()] },
-            Variable { name: "b".into(), states: vec!["lo".into(), "hi".into()] },
+            Variable {
+                name: "a".into(),
+                states: vec!["yes".into(), "no".into(), "maybe".into()],
+            },
+            Variable {
+                name: "b".into(),
+                states: vec!["lo".into(), "hi".into()],
+            },
         ];
-        let d = parse_csv("b,a\nhi,no\nhi,yes\n", Path::new("d.csv"), Header::Auto, Some(&vars)).unwrap();
+        let d = parse_csv(
+            "b,a\nhi,no\nhi,yes\n",
+            Path::new("d.csv"),
+            Header::Auto,
+            Some(&vars),
+        )
+        .unwrap();
         assert_eq!(d.names(), ["b", "a"]);
         assert_eq!(d.arities(), [2, 3]);
         assert_eq!(d.column(1), [1, 0]);
-        let d = parse_csv("yes,hi\nno,lo\n", Path::new("d.csv"), Header::Auto, Some(&vars)).unwrap();
+        let d = parse_csv(
+            "yes,hi\nno,lo\n",
+            Path::new("d.csv"),
+            Header::Auto,
+            Some(&vars),
+        )
+        .unwrap();
         assert_eq!(d.names(), ["a", "b"]);
-        let e = parse_csv("a,c\nyes,lo\n", Path::new("d.csv"), Header::Present, Some(&vars)).unwrap_err();
-        assert_eq!(e.to_string(), "d.csv:1: column `c` is not a variable of the declared network");
+        let e = parse_csv(
+            "a,c\nyes,lo\n",
+            Path::new("d.csv"),
+            Header::Present,
+            Some(&vars),
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "d.csv:1: column `c` is not a variable of the declared network"
+        );
     }
 }

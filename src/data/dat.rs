@@ -39,7 +39,11 @@ pub enum DatLayout {
 /// A GOBNILP file over a single variable whose name is an integer is therefore taken
 /// for a counted form; name the layout explicitly for such a file.
 pub fn detect_dat_layout(rows: &[(usize, &str)]) -> DatLayout {
-    let tokens = |i: usize| rows.get(i).map_or(Vec::new(), |(_, l)| l.split_ascii_whitespace().collect::<Vec<_>>());
+    let tokens = |i: usize| {
+        rows.get(i).map_or(Vec::new(), |(_, l)| {
+            l.split_ascii_whitespace().collect::<Vec<_>>()
+        })
+    };
     let first = tokens(0);
     let n = match first.as_slice() {
         [one] => match one.parse::<usize>() {
@@ -48,8 +52,13 @@ pub fn detect_dat_layout(rows: &[(usize, &str)]) -> DatLayout {
         },
         _ => return DatLayout::Gobnilp,
     };
-    let names_follow =
-        if n >= 2 { tokens(2).len() == n } else { tokens(1).first().is_none_or(|t| t.parse::<usize>().is_err()) };
+    let names_follow = if n >= 2 {
+        tokens(2).len() == n
+    } else {
+        tokens(1)
+            .first()
+            .is_none_or(|t| t.parse::<usize>().is_err())
+    };
     if names_follow {
         DatLayout::BlipOld
     } else {
@@ -72,18 +81,31 @@ pub fn parse_dat(
         return Err(InputError::file(path, "the file is empty (no rows)"));
     }
     let layout = layout.unwrap_or_else(|| detect_dat_layout(&rows));
-    let mut next = Lines { rows: &rows, at: 0, path };
+    let mut next = Lines {
+        rows: &rows,
+        at: 0,
+        path,
+    };
     let (names, first_line) = match layout {
         DatLayout::Gobnilp => {
             let (line, text) = next.line("the line of variable names")?;
-            (text.split_ascii_whitespace().map(str::to_string).collect::<Vec<_>>(), line)
+            (
+                text.split_ascii_whitespace()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>(),
+                line,
+            )
         }
         DatLayout::BlipOld => {
             let (n, _) = next.count("the number of variables")?;
             let (line, text) = next.line("the line of variable names")?;
             let names: Vec<String> = text.split_ascii_whitespace().map(str::to_string).collect();
             if names.len() != n {
-                return Err(InputError::at(path, line, format!("expected {n} variable names, found {}", names.len())));
+                return Err(InputError::at(
+                    path,
+                    line,
+                    format!("expected {n} variable names, found {}", names.len()),
+                ));
             }
             (names, line)
         }
@@ -94,7 +116,12 @@ pub fn parse_dat(
     };
     check_names(&names, path, first_line)?;
     let (arity_line, arity_text) = next.line("the line of arities")?;
-    let arities = parse_arities(arity_text.split_ascii_whitespace(), names.len(), path, arity_line)?;
+    let arities = parse_arities(
+        arity_text.split_ascii_whitespace(),
+        names.len(),
+        path,
+        arity_line,
+    )?;
     let declared_rows = match layout {
         DatLayout::Gobnilp => None,
         DatLayout::BlipOld | DatLayout::Twilp => Some(next.count("the number of rows")?),
@@ -117,8 +144,16 @@ fn check_names(names: &[String], path: &Path, line: usize) -> Result<(), InputEr
     if names.is_empty() {
         return Err(InputError::at(path, line, "no variables"));
     }
-    match names.iter().enumerate().find(|(i, n)| names[..*i].contains(n)) {
-        Some((_, name)) => Err(InputError::at(path, line, format!("duplicate variable name `{name}`"))),
+    match names
+        .iter()
+        .enumerate()
+        .find(|(i, n)| names[..*i].contains(n))
+    {
+        Some((_, name)) => Err(InputError::at(
+            path,
+            line,
+            format!("duplicate variable name `{name}`"),
+        )),
         None => Ok(()),
     }
 }
@@ -140,7 +175,11 @@ impl<'a> Lines<'_, 'a> {
             }
             None => {
                 let last = self.rows.last().map_or(1, |r| r.0);
-                Err(InputError::at(self.path, last, format!("the file ends before {what}")))
+                Err(InputError::at(
+                    self.path,
+                    last,
+                    format!("the file ends before {what}"),
+                ))
             }
         }
     }
@@ -150,7 +189,11 @@ impl<'a> Lines<'_, 'a> {
         let (line, text) = self.line(what)?;
         match text.parse::<usize>() {
             Ok(n) if n > 0 => Ok((n, line)),
-            _ => Err(InputError::at(self.path, line, format!("expected {what} (a positive integer), found `{text}`"))),
+            _ => Err(InputError::at(
+                self.path,
+                line,
+                format!("expected {what} (a positive integer), found `{text}`"),
+            )),
         }
     }
 }
@@ -195,15 +238,39 @@ mod tests {
     #[test]
     fn bad_inputs_name_line_and_cause() {
         assert_eq!(err("\n\n"), "d.dat: the file is empty (no rows)");
-        assert_eq!(err("A B\n"), "d.dat:1: the file ends before the line of arities");
+        assert_eq!(
+            err("A B\n"),
+            "d.dat:1: the file ends before the line of arities"
+        );
         assert_eq!(err("A B\n2 2\n"), "d.dat:2: the data set has no data rows");
-        assert_eq!(err("A B\n2 2 2\n0 0\n"), "d.dat:2: expected 2 arities, found 3");
-        assert_eq!(err("A B\n2 0\n0 0\n"), "d.dat:2: `0` is not an arity (an integer from 1 to 256)");
-        assert_eq!(err("A B\n2 2\n0 0\n0 1 1\n"), "d.dat:4: expected 2 values, found 3");
-        assert_eq!(err("A B\n2 2\n0 0\n\n0 2\n"), "d.dat:5: value 2 of `B` is not below its declared arity 2");
-        assert_eq!(err("A A\n2 2\n0 0\n"), "d.dat:1: duplicate variable name `A`");
-        assert_eq!(err("2\n2 2\n3\n0 0\n"), "d.dat:3: the file declares 3 rows but holds 1");
-        assert_eq!(err("2\nX Y Z\n2 2\n1\n0 0\n"), "d.dat:2: expected 2 variable names, found 3");
+        assert_eq!(
+            err("A B\n2 2 2\n0 0\n"),
+            "d.dat:2: expected 2 arities, found 3"
+        );
+        assert_eq!(
+            err("A B\n2 0\n0 0\n"),
+            "d.dat:2: `0` is not an arity (an integer from 1 to 256)"
+        );
+        assert_eq!(
+            err("A B\n2 2\n0 0\n0 1 1\n"),
+            "d.dat:4: expected 2 values, found 3"
+        );
+        assert_eq!(
+            err("A B\n2 2\n0 0\n\n0 2\n"),
+            "d.dat:5: value 2 of `B` is not below its declared arity 2"
+        );
+        assert_eq!(
+            err("A A\n2 2\n0 0\n"),
+            "d.dat:1: duplicate variable name `A`"
+        );
+        assert_eq!(
+            err("2\n2 2\n3\n0 0\n"),
+            "d.dat:3: the file declares 3 rows but holds 1"
+        );
+        assert_eq!(
+            err("2\nX Y Z\n2 2\n1\n0 0\n"),
+            "d.dat:2: expected 2 variable names, found 3"
+        );
     }
 
     #[test]
@@ -212,6 +279,9 @@ mod tests {
         let d = parse_dat("B A\n3 2\n2 1\n", Path::new("d.dat"), None, Some(&vars)).unwrap();
         assert_eq!(d.column(0), [2]);
         let e = parse_dat("A B\n2 2\n0 1\n", Path::new("d.dat"), None, Some(&vars)).unwrap_err();
-        assert_eq!(e.to_string(), "d.dat:2: the file declares arity 2 for `B` but the network has 3");
+        assert_eq!(
+            e.to_string(),
+            "d.dat:2: the file declares arity 2 for `B` but the network has 3"
+        );
     }
 }

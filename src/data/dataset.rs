@@ -14,7 +14,10 @@ pub struct Variable {
 impl Variable {
     /// A variable whose states are labelled `0..arity`.
     pub fn with_arity(name: impl Into<String>, arity: usize) -> Self {
-        Variable { name: name.into(), states: (0..arity).map(|s| s.to_string()).collect() }
+        Variable {
+            name: name.into(),
+            states: (0..arity).map(|s| s.to_string()).collect(),
+        }
     }
 
     /// Number of states.

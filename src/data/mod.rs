@@ -59,7 +59,10 @@ pub struct LoadOptions {
 impl LoadOptions {
     /// Options declaring the variables and states of `net`.
     pub fn with_network(net: &BayesNet) -> Self {
-        LoadOptions { declared: Some(net.variables.clone()), ..Default::default() }
+        LoadOptions {
+            declared: Some(net.variables.clone()),
+            ..Default::default()
+        }
     }
 }
 
@@ -87,9 +90,17 @@ fn resolve_format(text: &str, path: &Path, format: DataFormat) -> DataFormat {
     if format != DataFormat::Auto {
         return format;
     }
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("").to_ascii_lowercase();
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
     if name.ends_with(".csv") || first.contains(',') {
         return DataFormat::Csv;
     }
@@ -117,7 +128,12 @@ mod tests {
     #[test]
     fn declared_network_keeps_unseen_states_through_csv() {
         let net = network::tests::small_net();
-        let d = parse_data("c,a\nz,n\nx,n\n", Path::new("s.csv"), &LoadOptions::with_network(&net)).unwrap();
+        let d = parse_data(
+            "c,a\nz,n\nx,n\n",
+            Path::new("s.csv"),
+            &LoadOptions::with_network(&net),
+        )
+        .unwrap();
         assert_eq!(d.arities(), [3, 2]);
         assert_eq!(d.column(0), [2, 0]);
     }

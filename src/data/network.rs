@@ -70,7 +70,12 @@ impl BayesNet {
     /// The network's graph.
     pub fn dag(&self) -> Dag {
         let n = self.n_vars();
-        Dag::from_parents(self.parents.iter().map(|ps| VarSet::from_members(n, ps.iter().copied())).collect())
+        Dag::from_parents(
+            self.parents
+                .iter()
+                .map(|ps| VarSet::from_members(n, ps.iter().copied()))
+                .collect(),
+        )
     }
 
     /// Checks that the parts fit together: parents in range, distinct and not the
@@ -79,14 +84,24 @@ impl BayesNet {
     pub fn check(&self) -> Result<(), String> {
         let n = self.n_vars();
         if self.parents.len() != n || self.cpts.len() != n {
-            return Err(format!("{n} variables but {} parent lists and {} CPTs", self.parents.len(), self.cpts.len()));
+            return Err(format!(
+                "{n} variables but {} parent lists and {} CPTs",
+                self.parents.len(),
+                self.cpts.len()
+            ));
         }
         for v in 0..n {
             self.check_family(v)?;
         }
         self.dag().topological_order().map(|_| ()).map_err(|cycle| {
-            let names: Vec<&str> = cycle.iter().map(|&v| self.variables[v].name.as_str()).collect();
-            format!("the network has a directed cycle through {}", names.join(", "))
+            let names: Vec<&str> = cycle
+                .iter()
+                .map(|&v| self.variables[v].name.as_str())
+                .collect();
+            format!(
+                "the network has a directed cycle through {}",
+                names.join(", ")
+            )
         })
     }
 
@@ -94,10 +109,14 @@ impl BayesNet {
     fn check_family(&self, v: usize) -> Result<(), String> {
         let name = &self.variables[v].name;
         let ps = &self.parents[v];
-        if let Some((i, &p)) =
-            ps.iter().enumerate().find(|(i, &p)| p >= self.n_vars() || p == v || ps[..*i].contains(&p))
+        if let Some((i, &p)) = ps
+            .iter()
+            .enumerate()
+            .find(|(i, &p)| p >= self.n_vars() || p == v || ps[..*i].contains(&p))
         {
-            return Err(format!("parent {i} ({p}) of `{name}` is out of range, repeated or `{name}` itself"));
+            return Err(format!(
+                "parent {i} ({p}) of `{name}` is out of range, repeated or `{name}` itself"
+            ));
         }
         let r = self.arity(v);
         if r == 0 || self.cpts[v].len() != self.n_configs(v) * r {
@@ -110,7 +129,9 @@ impl BayesNet {
         for (j, row) in self.cpts[v].chunks(r).enumerate() {
             let sum: f64 = row.iter().sum();
             if row.iter().any(|p| !p.is_finite() || *p < 0.0) || (sum - 1.0).abs() > SUM_TOLERANCE {
-                return Err(format!("row {j} of the CPT of `{name}` is not a probability distribution"));
+                return Err(format!(
+                    "row {j} of the CPT of `{name}` is not a probability distribution"
+                ));
             }
         }
         Ok(())
@@ -128,7 +149,11 @@ pub(crate) mod tests {
             states: states.iter().map(|s| s.to_string()).collect(),
         };
         BayesNet {
-            variables: vec![var("a", &["y", "n"]), var("b", &["lo", "hi"]), var("c", &["x", "y", "z"])],
+            variables: vec![
+                var("a", &["y", "n"]),
+                var("b", &["lo", "hi"]),
+                var("c", &["x", "y", "z"]),
+            ],
             parents: vec![vec![], vec![0], vec![0, 1]],
             cpts: vec![
                 vec![0.3, 0.7],

@@ -31,7 +31,14 @@ pub fn sample(net: &BayesNet, n: usize, seed: u64) -> DataSet {
 }
 
 /// Draws the `n` values of `v`, whose parents' columns are already drawn.
-fn draw_column(net: &BayesNet, v: usize, cumulative: &[f64], columns: &[Vec<u8>], n: usize, seed: u64) -> Vec<u8> {
+fn draw_column(
+    net: &BayesNet,
+    v: usize,
+    cumulative: &[f64],
+    columns: &[Vec<u8>],
+    n: usize,
+    seed: u64,
+) -> Vec<u8> {
     let r = net.arity(v);
     let mut config = vec![0usize; n];
     for &p in &net.parents[v] {
@@ -89,8 +96,9 @@ mod tests {
     fn never_draws_a_state_of_probability_zero() {
         let net = small_net();
         let d = sample(&net, 20_000, 1);
-        let bad =
-            (0..d.n_rows()).filter(|&i| d.column(0)[i] == 0 && d.column(1)[i] == 1 && d.column(2)[i] == 2).count();
+        let bad = (0..d.n_rows())
+            .filter(|&i| d.column(0)[i] == 0 && d.column(1)[i] == 1 && d.column(2)[i] == 2)
+            .count();
         assert_eq!(bad, 0, "P(c = z | a = y, b = hi) is 0");
         assert_eq!(d.arities(), [2, 2, 3]);
     }

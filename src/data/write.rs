@@ -23,10 +23,16 @@ pub fn write_csv<W: Write + ?Sized>(
         writeln!(w, "{}", data.names().join(","))?;
     }
     let labels: Vec<Vec<String>> = if use_state_names {
-        check_fields(vars.iter().flat_map(|v| v.states.iter().map(String::as_str)), is_csv_field)?;
+        check_fields(
+            vars.iter()
+                .flat_map(|v| v.states.iter().map(String::as_str)),
+            is_csv_field,
+        )?;
         vars.iter().map(|v| v.states.clone()).collect()
     } else {
-        vars.iter().map(|v| (0..v.arity()).map(|s| s.to_string()).collect()).collect()
+        vars.iter()
+            .map(|v| (0..v.arity()).map(|s| s.to_string()).collect())
+            .collect()
     };
     write_rows(data, &labels, b',', w)
 }
@@ -34,16 +40,28 @@ pub fn write_csv<W: Write + ?Sized>(
 /// Writes `data` in GOBNILP's `.dat` form: names, arities, then the codes, separated by
 /// single spaces. Fails with `InvalidInput` when a name is empty or holds white space.
 pub fn write_dat<W: Write + ?Sized>(data: &DataSet, w: &mut W) -> std::io::Result<()> {
-    check_fields(data.variables().iter().map(|v| v.name.as_str()), is_dat_field)?;
+    check_fields(
+        data.variables().iter().map(|v| v.name.as_str()),
+        is_dat_field,
+    )?;
     writeln!(w, "{}", data.names().join(" "))?;
     let arities: Vec<String> = data.arities().iter().map(usize::to_string).collect();
     writeln!(w, "{}", arities.join(" "))?;
-    let labels: Vec<Vec<String>> = data.arities().iter().map(|&r| (0..r).map(|s| s.to_string()).collect()).collect();
+    let labels: Vec<Vec<String>> = data
+        .arities()
+        .iter()
+        .map(|&r| (0..r).map(|s| s.to_string()).collect())
+        .collect();
     write_rows(data, &labels, b' ', w)
 }
 
 /// Writes each row as the labels of its states joined by `sep`.
-fn write_rows<W: Write + ?Sized>(data: &DataSet, labels: &[Vec<String>], sep: u8, w: &mut W) -> std::io::Result<()> {
+fn write_rows<W: Write + ?Sized>(
+    data: &DataSet,
+    labels: &[Vec<String>],
+    sep: u8,
+    w: &mut W,
+) -> std::io::Result<()> {
     let mut line = Vec::new();
     for row in 0..data.n_rows() {
         line.clear();
@@ -60,11 +78,15 @@ fn write_rows<W: Write + ?Sized>(data: &DataSet, labels: &[Vec<String>], sep: u8
 }
 
 /// Fails on the first field that `ok` rejects.
-fn check_fields<'a>(mut fields: impl Iterator<Item = &'a str>, ok: fn(&str) -> bool) -> std::io::Result<()> {
+fn check_fields<'a>(
+    mut fields: impl Iterator<Item = &'a str>,
+    ok: fn(&str) -> bool,
+) -> std::io::Result<()> {
     match fields.find(|f| !ok(f)) {
-        Some(bad) => {
-            Err(Error::new(ErrorKind::InvalidInput, format!("`{bad}` cannot be written as a field of this format")))
-        }
+        Some(bad) => Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("`{bad}` cannot be written as a field of this format"),
+        )),
         None => Ok(()),
     }
 }
@@ -85,8 +107,13 @@ mod tests {
     use crate::data::Variable;
 
     fn data() -> DataSet {
-        let vars =
-            vec![Variable { name: "a".into(), states: vec!["no".into(), "yes".into()] }, Variable::with_arity("b", 3)];
+        let vars = vec![
+            Variable {
+                name: "a".into(),
+                states: vec!["no".into(), "yes".into()],
+            },
+            Variable::with_arity("b", 3),
+        ];
         DataSet::new(vars, vec![vec![1, 0], vec![2, 2]])
     }
 
@@ -98,14 +125,20 @@ mod tests {
 
     #[test]
     fn csv_and_dat_forms() {
-        assert_eq!(text(|w| write_csv(&data(), true, true, w)), "a,b\nyes,2\nno,2\n");
+        assert_eq!(
+            text(|w| write_csv(&data(), true, true, w)),
+            "a,b\nyes,2\nno,2\n"
+        );
         assert_eq!(text(|w| write_csv(&data(), false, false, w)), "1,2\n0,2\n");
         assert_eq!(text(|w| write_dat(&data(), w)), "a b\n2 3\n1 2\n0 2\n");
     }
 
     #[test]
     fn unwritable_names_are_rejected() {
-        let vars = vec![Variable { name: "a b".into(), states: vec!["x,y".into()] }];
+        let vars = vec![Variable {
+            name: "a b".into(),
+            states: vec!["x,y".into()],
+        }];
         let d = DataSet::new(vars, vec![vec![0]]);
         assert!(write_csv(&d, false, true, &mut Vec::new()).is_err());
         assert!(write_csv(&d, false, false, &mut Vec::new()).is_ok());

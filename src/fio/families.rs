@@ -79,7 +79,11 @@ fn canonical_index(s: &str) -> Option<usize> {
 /// Builds the score table from raw blocks numbered by `numbering`, checking every
 /// parent token, self-parents, repeated parents on a line, a parent set listed twice
 /// for one variable and a variable with two blocks.
-pub(crate) fn assemble(path: &Path, blocks: &[RawBlock<'_>], numbering: &Numbering) -> Result<ScoreTable, InputError> {
+pub(crate) fn assemble(
+    path: &Path,
+    blocks: &[RawBlock<'_>],
+    numbering: &Numbering,
+) -> Result<ScoreTable, InputError> {
     let n = blocks.len();
     let (names, order) = match numbering {
         Numbering::Indices(order) => ((0..n).map(|i| i.to_string()).collect(), order.clone()),
@@ -87,9 +91,18 @@ pub(crate) fn assemble(path: &Path, blocks: &[RawBlock<'_>], numbering: &Numberi
     };
     let lookup: FxHashMap<&str, usize> = match numbering {
         Numbering::Indices(_) => FxHashMap::default(),
-        Numbering::Names => names.iter().enumerate().map(|(i, s)| (s.as_str(), i)).collect(),
+        Numbering::Names => names
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.as_str(), i))
+            .collect(),
     };
-    let resolver = Resolver { path, n, style: numbering.style(), lookup };
+    let resolver = Resolver {
+        path,
+        n,
+        style: numbering.style(),
+        lookup,
+    };
     let mut candidates: Vec<Vec<Candidate>> = vec![Vec::new(); n];
     for (block, v) in blocks.iter().zip(order) {
         candidates[v] = resolver.block(block, v)?;
@@ -98,15 +111,24 @@ pub(crate) fn assemble(path: &Path, blocks: &[RawBlock<'_>], numbering: &Numberi
 }
 
 /// Names in block order, rejecting a variable that has two blocks.
-fn name_order(path: &Path, blocks: &[RawBlock<'_>]) -> Result<(Vec<String>, Vec<usize>), InputError> {
+fn name_order(
+    path: &Path,
+    blocks: &[RawBlock<'_>],
+) -> Result<(Vec<String>, Vec<usize>), InputError> {
     let mut first_line: FxHashMap<&str, usize> = FxHashMap::default();
     for b in blocks {
         if let Some(first) = first_line.insert(b.name, b.line) {
-            let cause = format!("variable `{}` has a second block (the first is at line {first})", b.name);
+            let cause = format!(
+                "variable `{}` has a second block (the first is at line {first})",
+                b.name
+            );
             return Err(InputError::at(path, b.line, cause));
         }
     }
-    Ok((blocks.iter().map(|b| b.name.to_string()).collect(), (0..blocks.len()).collect()))
+    Ok((
+        blocks.iter().map(|b| b.name.to_string()).collect(),
+        (0..blocks.len()).collect(),
+    ))
 }
 
 /// Resolves parent tokens and checks each family.
@@ -123,12 +145,20 @@ impl Resolver<'_> {
         let out = block
             .families
             .iter()
-            .map(|f| Ok(Candidate { parents: self.parent_set(f, block.name, v)?, score: f.score }))
+            .map(|f| {
+                Ok(Candidate {
+                    parents: self.parent_set(f, block.name, v)?,
+                    score: f.score,
+                })
+            })
             .collect::<Result<Vec<_>, InputError>>()?;
         let mut first_line: FxHashMap<&VarSet, usize> = FxHashMap::default();
         for (c, f) in out.iter().zip(&block.families) {
             if let Some(first) = first_line.insert(&c.parents, f.line) {
-                let cause = format!("variable `{}`: this parent set is already listed at line {first}", block.name);
+                let cause = format!(
+                    "variable `{}`: this parent set is already listed at line {first}",
+                    block.name
+                );
                 return Err(InputError::at(self.path, f.line, cause));
             }
         }
@@ -145,7 +175,8 @@ impl Resolver<'_> {
                 return Err(InputError::at(self.path, f.line, cause));
             }
             if set.contains(p) {
-                let cause = format!("variable `{name}`: parent `{token}` appears twice on this line");
+                let cause =
+                    format!("variable `{name}`: parent `{token}` appears twice on this line");
                 return Err(InputError::at(self.path, f.line, cause));
             }
             set.insert(p);

@@ -60,7 +60,10 @@ pub fn parse_jkl(path: &Path, text: &str) -> Result<ScoreFile, InputError> {
 /// The first data line: the number of variables.
 fn read_count(path: &Path, lines: &mut DataLines<'_>) -> Result<(usize, usize), InputError> {
     let Some((line, text)) = lines.next() else {
-        return Err(InputError::file(path, "no data: expected the number of variables on the first line"));
+        return Err(InputError::file(
+            path,
+            "no data: expected the number of variables on the first line",
+        ));
     };
     match single_integer(text) {
         Some(0) => Err(InputError::at(path, line, "the number of variables is 0")),
@@ -81,14 +84,23 @@ fn single_integer(text: &str) -> Option<usize> {
 }
 
 /// Block `b` (0-based) of `n`: its header and its candidate lines.
-fn read_block<'a>(path: &Path, lines: &mut DataLines<'a>, b: usize, n: usize) -> Result<RawBlock<'a>, InputError> {
+fn read_block<'a>(
+    path: &Path,
+    lines: &mut DataLines<'a>,
+    b: usize,
+    n: usize,
+) -> Result<RawBlock<'a>, InputError> {
     let Some((line, text)) = lines.next() else {
         let cause = format!("the file ends after {b} of the {n} variable blocks it announces");
         return Err(InputError::at(path, lines.last, cause));
     };
-    let (name, k) = parse_header(text).ok_or_else(|| InputError::at(path, line, bad_header(text, b, n)))?;
+    let (name, k) =
+        parse_header(text).ok_or_else(|| InputError::at(path, line, bad_header(text, b, n)))?;
     if k == 0 {
-        let cause = format!("variable `{name}` announces 0 candidate parent sets{}", score_hint(name));
+        let cause = format!(
+            "variable `{name}` announces 0 candidate parent sets{}",
+            score_hint(name)
+        );
         return Err(InputError::at(path, line, cause));
     }
     let mut families = Vec::new();
@@ -99,11 +111,23 @@ fn read_block<'a>(path: &Path, lines: &mut DataLines<'a>, b: usize, n: usize) ->
             );
             return Err(InputError::at(path, lines.last, cause));
         };
-        let family = parse_family(ftext)
-            .map_err(|why| InputError::at(path, fline, format!("parent set {} of {k} of `{name}`: {why}", j + 1)))?;
-        families.push(RawFamily { line: fline, ..family });
+        let family = parse_family(ftext).map_err(|why| {
+            InputError::at(
+                path,
+                fline,
+                format!("parent set {} of {k} of `{name}`: {why}", j + 1),
+            )
+        })?;
+        families.push(RawFamily {
+            line: fline,
+            ..family
+        });
     }
-    Ok(RawBlock { name, line, families })
+    Ok(RawBlock {
+        name,
+        line,
+        families,
+    })
 }
 
 /// A header `NAME COUNT`.
@@ -117,7 +141,11 @@ fn parse_header(text: &str) -> Option<(&str, usize)> {
 /// The cause for a line that should have been block header `b` of `n`.
 fn bad_header(text: &str, b: usize, n: usize) -> String {
     let first = text.split_ascii_whitespace().next().unwrap_or("");
-    format!("expected the header `NAME COUNT` of variable block {} of {n}, found `{text}`{}", b + 1, score_hint(first))
+    format!(
+        "expected the header `NAME COUNT` of variable block {} of {n}, found `{text}`{}",
+        b + 1,
+        score_hint(first)
+    )
 }
 
 /// A hint when a header's first token looks like a score rather than a name or index.
@@ -133,18 +161,27 @@ fn score_hint(token: &str) -> &'static str {
 fn parse_family(text: &str) -> Result<RawFamily<'_>, String> {
     let mut tokens = text.split_ascii_whitespace();
     let score_token = tokens.next().unwrap_or("");
-    let score: f64 = score_token.parse().map_err(|_| format!("the score `{score_token}` is not a number"))?;
+    let score: f64 = score_token
+        .parse()
+        .map_err(|_| format!("the score `{score_token}` is not a number"))?;
     if !score.is_finite() {
         return Err(format!("the score `{score_token}` is not a finite number"));
     }
-    let m_token = tokens.next().ok_or("missing the number of parents after the score")?;
-    let m: usize =
-        m_token.parse().map_err(|_| format!("the number of parents `{m_token}` is not a non-negative integer"))?;
+    let m_token = tokens
+        .next()
+        .ok_or("missing the number of parents after the score")?;
+    let m: usize = m_token
+        .parse()
+        .map_err(|_| format!("the number of parents `{m_token}` is not a non-negative integer"))?;
     let parents: Vec<&str> = tokens.collect();
     if parents.len() != m {
         return Err(format!("announces {m} parents but lists {}", parents.len()));
     }
-    Ok(RawFamily { line: 0, score, parents })
+    Ok(RawFamily {
+        line: 0,
+        score,
+        parents,
+    })
 }
 
 /// The optional MINOBS-anc section after the blocks: a count, then that many `a b` lines.
@@ -174,7 +211,9 @@ fn read_constraints(
         pairs.push(parse_pair(ptext, n).map_err(|why| InputError::at(path, pline, why))?);
     }
     if let Some((extra, etext)) = lines.next() {
-        let cause = format!("unexpected `{etext}` after the {count} constraint pairs announced at line {line}");
+        let cause = format!(
+            "unexpected `{etext}` after the {count} constraint pairs announced at line {line}"
+        );
         return Err(InputError::at(path, extra, cause));
     }
     Ok(pairs)
@@ -187,9 +226,14 @@ fn parse_pair(text: &str, n: usize) -> Result<(usize, usize), String> {
     match tokens[..] {
         [a, b] => match (index(a), index(b)) {
             (Some(a), Some(b)) => Ok((a, b)),
-            _ => Err(format!("constraint `{text}`: expected two variable indices in 0..{}", n - 1)),
+            _ => Err(format!(
+                "constraint `{text}`: expected two variable indices in 0..{}",
+                n - 1
+            )),
         },
-        _ => Err(format!("constraint `{text}`: expected two variable indices `a b`")),
+        _ => Err(format!(
+            "constraint `{text}`: expected two variable indices `a b`"
+        )),
     }
 }
 
@@ -201,7 +245,11 @@ fn parse_pair(text: &str, n: usize) -> Result<(usize, usize), String> {
 /// same table bit for bit, and scores read from a 4- or 8-decimal file are written with
 /// those same digits. With [`NameStyle::Names`], a name that is empty, contains
 /// whitespace or starts with `#` cannot be written and gives an `InvalidInput` error.
-pub fn write_jkl<W: Write + ?Sized>(table: &ScoreTable, w: &mut W, style: NameStyle) -> io::Result<()> {
+pub fn write_jkl<W: Write + ?Sized>(
+    table: &ScoreTable,
+    w: &mut W,
+    style: NameStyle,
+) -> io::Result<()> {
     if style == NameStyle::Names {
         check_names(table)?;
     }
@@ -295,12 +343,19 @@ mod tests {
         assert!(err("x\n").contains("t.jkl:1:"));
         assert!(err("0\n").contains("the number of variables is 0"));
         assert!(err("2\na 1\n-1 0\n").contains("ends after 1 of the 2 variable blocks"));
-        assert!(err("1\na 3\n-1 0\n-2 0\n").contains("announces 3 parent sets, but the file ends after 2"));
+        assert!(err("1\na 3\n-1 0\n-2 0\n")
+            .contains("announces 3 parent sets, but the file ends after 2"));
         assert!(err("1\na 0\n").contains("announces 0 candidate"));
         let e = err("2\na 1\n-1 0\n-2 0\nb 1\n-1 0\n");
-        assert!(e.contains("t.jkl:4:") && e.contains("too few parent sets"), "{e}");
+        assert!(
+            e.contains("t.jkl:4:") && e.contains("too few parent sets"),
+            "{e}"
+        );
         let e = err("2\na 1\n-1 0\n-2 1 b\nb 1\n-1 0\n");
-        assert!(e.contains("t.jkl:4: expected the header") && e.contains("too few parent sets"), "{e}");
+        assert!(
+            e.contains("t.jkl:4: expected the header") && e.contains("too few parent sets"),
+            "{e}"
+        );
         assert!(err("1\na 1\n-1 2 b\n").contains("announces 2 parents but lists 1"));
         assert!(err("1\na 1\nfoo 0\n").contains("the score `foo` is not a number"));
         assert!(err("1\na 1\nNaN 0\n").contains("not a finite number"));
@@ -320,7 +375,10 @@ mod tests {
         let names = vec!["a b".to_string()];
         let t = ScoreTable::new(
             names,
-            vec![vec![bnsl_formulations::Candidate { parents: bnsl_formulations::VarSet::empty(1), score: 0.0 }]],
+            vec![vec![bnsl_formulations::Candidate {
+                parents: bnsl_formulations::VarSet::empty(1),
+                score: 0.0,
+            }]],
         )
         .unwrap();
         let e = write_jkl(&t, &mut Vec::new(), NameStyle::Names).unwrap_err();

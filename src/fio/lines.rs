@@ -14,7 +14,11 @@ pub(crate) struct DataLines<'a> {
 impl<'a> DataLines<'a> {
     /// Lines of `text` (LF or CRLF ends).
     pub fn new(text: &'a str) -> Self {
-        DataLines { inner: text.lines().enumerate(), comments: Vec::new(), last: 0 }
+        DataLines {
+            inner: text.lines().enumerate(),
+            comments: Vec::new(),
+            last: 0,
+        }
     }
 
     /// The next data line, trimmed, with its number.

@@ -80,9 +80,19 @@ pub fn read_scores(path: &Path) -> Result<ScoreFile, InputError> {
 
 /// Whether a file is in URLearning's format, by name or by its first non-blank line.
 fn is_pss(path: &Path, text: &str) -> bool {
-    let name = path.file_name().map(|f| f.to_string_lossy().to_ascii_lowercase()).unwrap_or_default();
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty()).unwrap_or("");
-    name.ends_with(".pss") || name.ends_with(".pss.gz") || first.starts_with("META") || first.starts_with("VAR ")
+    let name = path
+        .file_name()
+        .map(|f| f.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .unwrap_or("");
+    name.ends_with(".pss")
+        || name.ends_with(".pss.gz")
+        || first.starts_with("META")
+        || first.starts_with("VAR ")
 }
 
 #[cfg(test)]

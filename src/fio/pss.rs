@@ -37,21 +37,31 @@ pub fn parse_pss(path: &Path, text: &str) -> Result<ScoreFile, InputError> {
     let mut announced = None;
     while let Some((line, text)) = lines.next() {
         if let Some(rest) = keyword(text, "META") {
-            let entry = parse_meta(rest, blocks.len().checked_sub(1))
-                .ok_or_else(|| InputError::at(path, line, format!("expected `META key=value`, found `{text}`")))?;
+            let entry = parse_meta(rest, blocks.len().checked_sub(1)).ok_or_else(|| {
+                InputError::at(
+                    path,
+                    line,
+                    format!("expected `META key=value`, found `{text}`"),
+                )
+            })?;
             if entry.variable.is_none() && entry.key == "num_variables" {
                 announced = Some((line, parse_count(path, line, &entry.value)?));
             }
             meta.push(entry);
         } else if let Some(rest) = keyword(text, "VAR") {
-            let name = single_token(rest)
-                .ok_or_else(|| InputError::at(path, line, format!("expected `VAR name`, found `{text}`")))?;
-            blocks.push(RawBlock { name, line, families: Vec::new() });
+            let name = single_token(rest).ok_or_else(|| {
+                InputError::at(path, line, format!("expected `VAR name`, found `{text}`"))
+            })?;
+            blocks.push(RawBlock {
+                name,
+                line,
+                families: Vec::new(),
+            });
         } else {
             let family = parse_family(text).map_err(|why| InputError::at(path, line, why))?;
-            let block = blocks
-                .last_mut()
-                .ok_or_else(|| InputError::at(path, line, "a parent-set line before the first `VAR` line"))?;
+            let block = blocks.last_mut().ok_or_else(|| {
+                InputError::at(path, line, "a parent-set line before the first `VAR` line")
+            })?;
             block.families.push(RawFamily { line, ..family });
         }
     }
@@ -77,7 +87,11 @@ fn keyword<'a>(text: &'a str, word: &str) -> Option<&'a str> {
 fn parse_meta(rest: &str, variable: Option<usize>) -> Option<Meta> {
     let (key, value) = rest.split_once('=')?;
     let key = key.trim();
-    (!key.is_empty()).then(|| Meta { variable, key: key.to_string(), value: value.trim().to_string() })
+    (!key.is_empty()).then(|| Meta {
+        variable,
+        key: key.to_string(),
+        value: value.trim().to_string(),
+    })
 }
 
 /// `text` when it is exactly one token.
@@ -89,35 +103,57 @@ fn single_token(text: &str) -> Option<&str> {
 
 /// The value of `num_variables`.
 fn parse_count(path: &Path, line: usize, value: &str) -> Result<usize, InputError> {
-    value
-        .parse()
-        .map_err(|_| InputError::at(path, line, format!("num_variables `{value}` is not a non-negative integer")))
+    value.parse().map_err(|_| {
+        InputError::at(
+            path,
+            line,
+            format!("num_variables `{value}` is not a non-negative integer"),
+        )
+    })
 }
 
 /// A parent-set line `score p1 … pm`.
 fn parse_family(text: &str) -> Result<RawFamily<'_>, String> {
     let mut tokens = text.split_ascii_whitespace();
     let first = tokens.next().unwrap_or("");
-    let score: f64 = first
-        .parse()
-        .map_err(|_| format!("expected `META`, `VAR` or a parent-set line `score parents…`, found `{text}`"))?;
+    let score: f64 = first.parse().map_err(|_| {
+        format!("expected `META`, `VAR` or a parent-set line `score parents…`, found `{text}`")
+    })?;
     if !score.is_finite() {
         return Err(format!("the score `{first}` is not a finite number"));
     }
-    Ok(RawFamily { line: 0, score, parents: tokens.collect() })
+    Ok(RawFamily {
+        line: 0,
+        score,
+        parents: tokens.collect(),
+    })
 }
 
 /// At least one variable, each with a parent-set line, as many as `num_variables` says.
-fn check_blocks(path: &Path, blocks: &[RawBlock<'_>], announced: Option<(usize, usize)>) -> Result<(), InputError> {
+fn check_blocks(
+    path: &Path,
+    blocks: &[RawBlock<'_>],
+    announced: Option<(usize, usize)>,
+) -> Result<(), InputError> {
     if blocks.is_empty() {
-        return Err(InputError::file(path, "no `VAR` line: the file defines no variable"));
+        return Err(InputError::file(
+            path,
+            "no `VAR` line: the file defines no variable",
+        ));
     }
     if let Some(b) = blocks.iter().find(|b| b.families.is_empty()) {
-        return Err(InputError::at(path, b.line, format!("variable `{}` has no parent-set line", b.name)));
+        return Err(InputError::at(
+            path,
+            b.line,
+            format!("variable `{}` has no parent-set line", b.name),
+        ));
     }
     match announced {
         Some((line, n)) if n != blocks.len() => {
-            let cause = format!("num_variables is {n} but the file has {} `VAR` blocks", blocks.len());
+            let cause = format!(
+                "num_variables is {n} but the file has {} `VAR` blocks",
+                blocks.len()
+            );
             Err(InputError::at(path, line, cause))
         }
         _ => Ok(()),
@@ -156,7 +192,9 @@ mod tests {
                          -5.5 B \n-7.25 \n\nVAR B\n-3 \n";
 
     fn err(text: &str) -> String {
-        parse_pss(Path::new("t.pss"), text).expect_err("the text is invalid").to_string()
+        parse_pss(Path::new("t.pss"), text)
+            .expect_err("the text is invalid")
+            .to_string()
     }
 
     #[test]
@@ -166,7 +204,14 @@ mod tests {
         assert_eq!(f.table.candidates(0)[0].parents.to_vec(), vec![1]);
         assert_eq!(f.table.candidates(0)[1].score, -7.25);
         assert_eq!(f.meta.len(), 3);
-        assert_eq!(f.meta[2], Meta { variable: Some(0), key: "arity".into(), value: "2".into() });
+        assert_eq!(
+            f.meta[2],
+            Meta {
+                variable: Some(0),
+                key: "arity".into(),
+                value: "2".into()
+            }
+        );
         assert_eq!(f.meta[0].value, "0.1");
     }
 

@@ -24,7 +24,7 @@
 use super::local::{LocalScorer, ScoreKind, SetStats};
 use bnsl_formulations::{Candidate, ScoreTable, VarSet};
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// Whether and how parent sets are pruned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -96,17 +96,24 @@ pub fn generate_candidates(
     let n = scorer.data().n_vars();
     let mut levels: Vec<Vec<Level>> = vec![Vec::new(); n];
     let mut cache = StatsCache::default();
-    let mut stats = GenerationStats { parent_limit: gen.limit, ..Default::default() };
+    let mut stats = GenerationStats {
+        parent_limit: gen.limit,
+        ..Default::default()
+    };
     for size in 0..=gen.limit {
-        let proposals: Vec<Vec<Proposal>> =
-            (0..n).into_par_iter().map(|child| gen.propose(child, size, &levels, &cache)).collect();
+        let proposals: Vec<Vec<Proposal>> = (0..n)
+            .into_par_iter()
+            .map(|child| gen.propose(child, size, &levels, &cache))
+            .collect();
         stats.sets_counted += gen.count_sets(&proposals, &mut cache);
         let next: Vec<Level> = proposals
             .into_par_iter()
             .enumerate()
             .map(|(child, props)| {
                 on_progress(props.len() as u64);
-                props.into_iter().map(|p| (p.set.clone(), gen.score_entry(child, p, &cache))).collect()
+                let mut level = Level::with_capacity_and_hasher(props.len(), Default::default());
+                level.extend(props.into_iter().map(|p| (p.set.clone(), gen.score_entry(child, p, &cache))));
+                level
             })
             .collect();
         let mut any = false;
@@ -119,7 +126,10 @@ pub fn generate_candidates(
             break;
         }
     }
-    let candidates: Vec<Vec<Candidate>> = levels.into_iter().map(|child| gen.kept(child)).collect();
+    let candidates: Vec<Vec<Candidate>> = levels
+        .into_par_iter()
+        .map(|child| gen.kept(child))
+        .collect();
     stats.families_kept = candidates.iter().map(|c| c.len() as u64).sum();
     let table = ScoreTable::new(scorer.data().names(), candidates)
         .expect("generated candidates are valid: unique sets, finite scores, the empty set kept");
@@ -138,12 +148,21 @@ impl<'s, 'd> Generator<'s, 'd> {
     fn new(scorer: &'s LocalScorer<'d>, opts: &CandidateOptions) -> Self {
         let n = scorer.data().n_vars();
         let rows = scorer.data().n_rows() as f64;
-        let mut limit = opts.max_parents.unwrap_or(n.saturating_sub(1)).min(n.saturating_sub(1));
+        let mut limit = opts
+            .max_parents
+            .unwrap_or(n.saturating_sub(1))
+            .min(n.saturating_sub(1));
         if let (Pruning::Gap(eps), ScoreKind::Bic) = (opts.pruning, scorer.kind()) {
             let cor1 = (rows.log2() + eps).ceil().max(0.0) as usize;
             limit = limit.min(cor1);
         }
-        Generator { scorer, pruning: opts.pruning, limit, rows, n }
+        Generator {
+            scorer,
+            pruning: opts.pruning,
+            limit,
+            rows,
+            n,
+        }
     }
 
     /// Whether a known score `lower` is at least `upper + ε` (a subset beating a bound).
@@ -164,9 +183,19 @@ impl<'s, 'd> Generator<'s, 'd> {
 
     /// The parent sets of `size` members of `child` that pass the pre-scoring rules:
     /// every immediate subset was kept extendable, and Thm 1 / Thm 3 (BIC) do not apply.
-    fn propose(&self, child: usize, size: usize, levels: &[Vec<Level>], cache: &StatsCache) -> Vec<Proposal> {
+    fn propose(
+        &self,
+        child: usize,
+        size: usize,
+        levels: &[Vec<Level>],
+        cache: &StatsCache,
+    ) -> Vec<Proposal> {
         if size == 0 {
-            return vec![Proposal { set: VarSet::empty(self.n), best_subset: f64::NEG_INFINITY, parent_states: 1.0 }];
+            return vec![Proposal {
+                set: VarSet::empty(self.n),
+                best_subset: f64::NEG_INFINITY,
+                parent_states: 1.0,
+            }];
         }
         let prev = &levels[child][size - 1];
         let mut out = Vec::new();
@@ -174,12 +203,27 @@ impl<'s, 'd> Generator<'s, 'd> {
             let top = base.iter().last().map_or(0, |m| m + 1);
             for x in (top..self.n).filter(|&x| x != child) {
                 let set = base.with(x);
-                let Some(best_subset) = self.best_extendable_subset(&set, prev) else { continue };
+                let Some(best_subset) = self.best_extendable_subset(&set, prev) else {
+                    continue;
+                };
                 let parent_states = base_entry.parent_states * self.arity(x);
-                if self.is_bic() && self.pruned_by_bic_bounds(child, &set, best_subset, parent_states, prev, cache) {
+                if self.is_bic()
+                    && self.pruned_by_bic_bounds(
+                        child,
+                        &set,
+                        best_subset,
+                        parent_states,
+                        prev,
+                        cache,
+                    )
+                {
                     continue;
                 }
-                out.push(Proposal { set, best_subset, parent_states });
+                out.push(Proposal {
+                    set,
+                    best_subset,
+                    parent_states,
+                });
             }
         }
         out
@@ -197,7 +241,15 @@ impl<'s, 'd> Generator<'s, 'd> {
     }
 
     /// Thm 1 and Thm 3 (BIC): true when `set` and all its supersets can be dropped.
-    fn pruned_by_bic_bounds(&self, child: usize, set: &VarSet, best_subset: f64, q: f64, prev: &Level, cache: &StatsCache) -> bool {
+    fn pruned_by_bic_bounds(
+        &self,
+        child: usize,
+        set: &VarSet,
+        best_subset: f64,
+        q: f64,
+        prev: &Level,
+        cache: &StatsCache,
+    ) -> bool {
         let w = self.scorer.bic_weight();
         let r = self.arity(child);
         if self.beats(best_subset, -w * (r - 1.0) * q) {
@@ -205,7 +257,8 @@ impl<'s, 'd> Generator<'s, 'd> {
         }
         set.iter().any(|j| {
             let base = set.without(j);
-            let (Some(own), Some(base_stats), Some(with_j)) = (prev.get(&base), cache.get(&base), cache.get(&base.with(j)))
+            let (Some(own), Some(base_stats), Some(with_j)) =
+                (prev.get(&base), cache.get(&base), cache.get(&base.with(j)))
             else {
                 return false;
             };
@@ -220,30 +273,34 @@ impl<'s, 'd> Generator<'s, 'd> {
     /// in the cache; returns how many were counted. Sets are grouped by their prefix
     /// (the set without its largest member) so each group shares one pass for the prefix.
     fn count_sets(&self, proposals: &[Vec<Proposal>], cache: &mut StatsCache) -> u64 {
-        let mut needed: FxHashSet<VarSet> = FxHashSet::default();
-        for (child, props) in proposals.iter().enumerate() {
-            for p in props {
-                for s in [p.set.clone(), p.set.with(child)] {
-                    if !cache.contains_key(&s) {
-                        needed.insert(s);
-                    }
-                }
-            }
+        // (prefix, last member) of every needed set, deduplicated by a parallel sort.
+        let mut needed: Vec<(VarSet, usize)> = proposals
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(child, props)| {
+                let cache = &*cache;
+                props
+                    .iter()
+                    .flat_map(move |p| [p.set.clone(), p.set.with(child)])
+                    .filter(move |s| !cache.contains_key(s))
+                    .filter_map(|s| s.iter().last().map(|last| (s.without(last), last)))
+            })
+            .collect();
+        needed.par_sort_unstable();
+        needed.dedup();
+        if !cache.contains_key(&VarSet::empty(self.n)) {
+            cache.insert(VarSet::empty(self.n), self.scorer.set_stats(&[]));
         }
-        let mut groups: FxHashMap<VarSet, Vec<usize>> = FxHashMap::default();
-        for s in needed {
-            match s.iter().last() {
-                Some(last) => groups.entry(s.without(last)).or_default().push(last),
-                None => {
-                    cache.insert(s, self.scorer.set_stats(&[]));
-                }
-            }
-        }
+        let groups: Vec<&[(VarSet, usize)]> = needed.chunk_by(|a, b| a.0 == b.0).collect();
         let counted: Vec<(VarSet, SetStats)> = groups
             .into_par_iter()
-            .flat_map_iter(|(prefix, exts)| {
+            .flat_map_iter(|group| {
+                let prefix = &group[0].0;
+                let exts: Vec<usize> = group.iter().map(|(_, v)| *v).collect();
                 let stats = self.scorer.extension_stats(&prefix.to_vec(), &exts);
-                exts.into_iter().zip(stats).map(move |(v, st)| (prefix.with(v), st))
+                exts.into_iter()
+                    .zip(stats)
+                    .map(move |(v, st)| (prefix.with(v), st))
             })
             .collect();
         let k = counted.len() as u64;
@@ -254,18 +311,31 @@ impl<'s, 'd> Generator<'s, 'd> {
     fn score_entry(&self, child: usize, p: Proposal, cache: &StatsCache) -> Entry {
         let family = &cache[&p.set.with(child)];
         let parents = &cache[&p.set];
-        let fs = self.scorer.family_from_stats(child, p.parent_states, family, parents);
+        let fs = self
+            .scorer
+            .family_from_stats(child, p.parent_states, family, parents);
         let r = self.arity(child);
         let extendable = match self.scorer.kind() {
             ScoreKind::Bic => !self.bic_size_bound_hit(r, p.parent_states),
-            ScoreKind::Bdeu { .. } => !self.beats(p.best_subset.max(fs.score), -(fs.occurring_configs as f64) * r.ln()),
+            ScoreKind::Bdeu { .. } => !self.beats(
+                p.best_subset.max(fs.score),
+                -(fs.occurring_configs as f64) * r.ln(),
+            ),
         };
-        Entry { score: fs.score, log_likelihood: fs.log_likelihood, best_subset: p.best_subset, parent_states: p.parent_states, extendable }
+        Entry {
+            score: fs.score,
+            log_likelihood: fs.log_likelihood,
+            best_subset: p.best_subset,
+            parent_states: p.parent_states,
+            extendable,
+        }
     }
 
     /// Thm 2 (BIC): q(Π) > (N ln r + ε) / (w (r − 1)) means no proper superset can help.
     fn bic_size_bound_hit(&self, r: f64, q: f64) -> bool {
-        let Pruning::Gap(eps) = self.pruning else { return false };
+        let Pruning::Gap(eps) = self.pruning else {
+            return false;
+        };
         if r <= 1.0 {
             return false;
         }
@@ -278,7 +348,10 @@ impl<'s, 'd> Generator<'s, 'd> {
             .into_iter()
             .flatten()
             .filter(|(_, e)| !self.beats(e.best_subset, e.score))
-            .map(|(parents, e)| Candidate { parents, score: e.score })
+            .map(|(parents, e)| Candidate {
+                parents,
+                score: e.score,
+            })
             .collect()
     }
 }

@@ -18,7 +18,7 @@ thread_local! {
 
 #[derive(Default)]
 struct Scratch {
-    keys: Vec<u64>,
+    keys: Vec<u32>,
     dense: Vec<u32>,
 }
 
@@ -28,10 +28,16 @@ struct Scratch {
 /// The prefix's row keys are computed once and each extension is counted in one fused
 /// pass over the rows, which is how scoring shares work between sets (a set of s + 1
 /// variables costs one pass, not s + 1).
-pub fn count_extensions(data: &DataSet, arities: &[usize], prefix: &[usize], extensions: &[usize], mut visit: impl FnMut(usize, u32)) {
+pub fn count_extensions(
+    data: &DataSet,
+    arities: &[usize],
+    prefix: &[usize],
+    extensions: &[usize],
+    mut visit: impl FnMut(usize, u32),
+) {
     let rows = data.n_rows();
     let prefix_states: f64 = prefix.iter().map(|&v| arities[v] as f64).product();
-    let dense_limit = (rows as f64 * DENSE_CELLS_PER_ROW).max(DENSE_CELLS_FLOOR);
+    let dense_limit = (rows as f64 * DENSE_CELLS_PER_ROW).max(DENSE_CELLS_FLOOR).min(u32::MAX as f64);
     let fits = |v: usize| prefix_states * (arities[v] as f64) <= dense_limit;
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
@@ -42,29 +48,64 @@ pub fn count_extensions(data: &DataSet, arities: &[usize], prefix: &[usize], ext
         } else if extensions.iter().any(|&v| fits(v)) {
             fill_keys(data, arities, prefix, keys);
         }
+        let mut dense_exts = Vec::with_capacity(extensions.len());
         for (i, &v) in extensions.iter().enumerate() {
-            if !fits(v) {
+            if fits(v) {
+                dense_exts.push(i);
+            } else {
                 let mut vars = prefix.to_vec();
                 vars.push(v);
                 count_sparse(data, arities, &vars, &mut |c| visit(i, c));
-                continue;
             }
-            let r = arities[v];
-            let cells = prefix_states as usize * r;
+        }
+        for block in dense_exts.chunks(BLOCK) {
+            let tables: Vec<DenseTable> = block
+                .iter()
+                .scan(0, |offset, &i| {
+                    let v = extensions[i];
+                    let t = DenseTable { offset: *offset, radix: arities[v], column: data.column(v) };
+                    *offset += prefix_states as usize * arities[v];
+                    Some(t)
+                })
+                .collect();
+            let cells = tables.last().map_or(0, |t| t.offset + prefix_states as usize * t.radix);
             if dense.len() < cells {
                 dense.resize(cells, 0);
             }
-            let table = &mut dense[..cells];
-            for (&k, &x) in keys.iter().zip(data.column(v)) {
-                table[k as usize * r + x as usize] += 1;
+            match <&[DenseTable; BLOCK]>::try_from(&tables[..]) {
+                Ok(full) => count_block(keys, full, &mut dense[..cells]),
+                Err(_) => tables.iter().for_each(|t| count_block::<1>(keys, std::array::from_ref(t), &mut dense[..cells])),
             }
             // Visit and reset in one sweep, so the buffer stays zeroed between sets.
-            for c in table.iter_mut().filter(|c| **c > 0) {
-                visit(i, *c);
-                *c = 0;
+            for (t, &i) in tables.iter().zip(block) {
+                let table = &mut dense[t.offset..t.offset + prefix_states as usize * t.radix];
+                for c in table.iter_mut().filter(|c| **c > 0) {
+                    visit(i, *c);
+                    *c = 0;
+                }
             }
         }
     })
+}
+
+/// Extensions counted together in one pass over the rows: their increments are
+/// independent, so the processor overlaps them instead of waiting on each in turn.
+const BLOCK: usize = 4;
+
+/// Where one extension's table lives in the shared buffer, and its column.
+struct DenseTable<'d> {
+    offset: usize,
+    radix: usize,
+    column: &'d [u8],
+}
+
+/// Adds every row to each table: cell `offset + key · radix + value`.
+fn count_block<const B: usize>(keys: &[u32], tables: &[DenseTable; B], dense: &mut [u32]) {
+    for (row, &k) in keys.iter().enumerate() {
+        for t in tables {
+            dense[t.offset + k as usize * t.radix + t.column[row] as usize] += 1;
+        }
+    }
 }
 
 /// Counts a large, sparse set by sorting, with its own buffer (the thread's scratch is
@@ -74,30 +115,54 @@ fn count_sparse(data: &DataSet, arities: &[usize], vars: &[usize], visit: &mut d
     if cells >= u64::MAX as f64 {
         return count_wide(data, vars, visit);
     }
-    let mut keys = Vec::new();
+    let mut keys: Vec<u64> = Vec::new();
     fill_keys(data, arities, vars, &mut keys);
     keys.sort_unstable();
-    keys.chunk_by(|a, b| a == b).for_each(|run| visit(run.len() as u32));
+    keys.chunk_by(|a, b| a == b)
+        .for_each(|run| visit(run.len() as u32));
 }
 
 /// Per row, the mixed-radix index of the joint configuration of `vars`.
-fn fill_keys(data: &DataSet, arities: &[usize], vars: &[usize], keys: &mut Vec<u64>) {
+fn fill_keys<K: RowKey>(data: &DataSet, arities: &[usize], vars: &[usize], keys: &mut Vec<K>) {
     keys.clear();
-    keys.extend(data.column(vars[0]).iter().map(|&x| x as u64));
+    keys.extend(data.column(vars[0]).iter().map(|&x| K::from(x)));
     let mut stride = arities[vars[0]] as u64;
     for &v in &vars[1..] {
+        let s = K::from_stride(stride);
         for (k, &x) in keys.iter_mut().zip(data.column(v)) {
-            *k += stride * x as u64;
+            *k += s * K::from(x);
         }
         stride *= arities[v] as u64;
     }
 }
 
+/// Integer types that hold row keys: `u32` for dense tables (cheaper to stream), `u64`
+/// for sorting large state spaces.
+trait RowKey: Copy + From<u8> + std::ops::AddAssign + std::ops::Mul<Output = Self> {
+    /// The key type's value of a mixed-radix stride (callers ensure it fits).
+    fn from_stride(stride: u64) -> Self;
+}
+
+impl RowKey for u32 {
+    fn from_stride(stride: u64) -> Self {
+        u32::try_from(stride).expect("dense tables have fewer than 2^32 cells")
+    }
+}
+
+impl RowKey for u64 {
+    fn from_stride(stride: u64) -> Self {
+        stride
+    }
+}
+
 /// Fallback for state spaces beyond 2^64 cells: sort the rows' value tuples.
 fn count_wide(data: &DataSet, vars: &[usize], mut visit: impl FnMut(u32)) {
-    let mut rows: Vec<Vec<u8>> = (0..data.n_rows()).map(|r| vars.iter().map(|&v| data.column(v)[r]).collect()).collect();
+    let mut rows: Vec<Vec<u8>> = (0..data.n_rows())
+        .map(|r| vars.iter().map(|&v| data.column(v)[r]).collect())
+        .collect();
     rows.sort_unstable();
-    rows.chunk_by(|a, b| a == b).for_each(|run| visit(run.len() as u32));
+    rows.chunk_by(|a, b| a == b)
+        .for_each(|run| visit(run.len() as u32));
 }
 
 #[cfg(test)]
@@ -106,8 +171,16 @@ mod tests {
     use crate::data::Variable;
 
     fn data() -> DataSet {
-        let vars = vec![Variable::with_arity("a", 2), Variable::with_arity("b", 3), Variable::with_arity("c", 2)];
-        let cols = vec![vec![0, 1, 1, 0, 1, 1], vec![0, 2, 2, 1, 0, 2], vec![1, 1, 0, 0, 1, 1]];
+        let vars = vec![
+            Variable::with_arity("a", 2),
+            Variable::with_arity("b", 3),
+            Variable::with_arity("c", 2),
+        ];
+        let cols = vec![
+            vec![0, 1, 1, 0, 1, 1],
+            vec![0, 2, 2, 1, 0, 2],
+            vec![1, 1, 0, 0, 1, 1],
+        ];
         DataSet::new(vars, cols)
     }
 
@@ -115,7 +188,8 @@ mod tests {
     fn counts(d: &DataSet, vars: &[usize]) -> Vec<u32> {
         let mut map = std::collections::HashMap::new();
         for r in 0..d.n_rows() {
-            *map.entry(vars.iter().map(|&v| d.column(v)[r]).collect::<Vec<_>>()).or_insert(0u32) += 1;
+            *map.entry(vars.iter().map(|&v| d.column(v)[r]).collect::<Vec<_>>())
+                .or_insert(0u32) += 1;
         }
         let mut v: Vec<u32> = map.into_values().collect();
         v.sort();

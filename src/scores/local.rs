@@ -79,8 +79,21 @@ impl<'a> LocalScorer<'a> {
     /// A scorer for `data` using its variables' arities.
     pub fn new(data: &'a DataSet, kind: ScoreKind) -> Self {
         let arities = data.arities();
-        let n_log_n = (0..=data.n_rows()).map(|c| if c == 0 { 0.0 } else { c as f64 * (c as f64).ln() }).collect();
-        LocalScorer { data, arities, kind, n_log_n }
+        let n_log_n = (0..=data.n_rows())
+            .map(|c| {
+                if c == 0 {
+                    0.0
+                } else {
+                    c as f64 * (c as f64).ln()
+                }
+            })
+            .collect();
+        LocalScorer {
+            data,
+            arities,
+            kind,
+            n_log_n,
+        }
     }
 
     /// The data set.
@@ -123,17 +136,31 @@ impl<'a> LocalScorer<'a> {
             ScoreKind::Bic => 0.0,
             ScoreKind::Bdeu { ess } => lgamma(ess + rows as f64) - lgamma(ess),
         };
-        SetStats { bdeu_term, n_log_n: self.n_log_n[rows], occurring: usize::from(rows > 0) }
+        SetStats {
+            bdeu_term,
+            n_log_n: self.n_log_n[rows],
+            occurring: usize::from(rows > 0),
+        }
     }
 
     /// The stats of `prefix ∪ {v}` for every `v` in `extensions`, counted together (see
     /// [`count_extensions`]).
     pub fn extension_stats(&self, prefix: &[usize], extensions: &[usize]) -> Vec<SetStats> {
         let prefix_states = self.joint_states(prefix);
-        let mut out = vec![SetStats { bdeu_term: 0.0, n_log_n: 0.0, occurring: 0 }; extensions.len()];
+        let mut out = vec![
+            SetStats {
+                bdeu_term: 0.0,
+                n_log_n: 0.0,
+                occurring: 0
+            };
+            extensions.len()
+        ];
         let alphas: Vec<f64> = match self.kind {
             ScoreKind::Bic => Vec::new(),
-            ScoreKind::Bdeu { ess } => extensions.iter().map(|&v| ess / (prefix_states * self.arities[v] as f64)).collect(),
+            ScoreKind::Bdeu { ess } => extensions
+                .iter()
+                .map(|&v| ess / (prefix_states * self.arities[v] as f64))
+                .collect(),
         };
         with_lgamma_tables(&alphas, |tables| {
             count_extensions(self.data, &self.arities, prefix, extensions, |i, c| {
@@ -141,7 +168,10 @@ impl<'a> LocalScorer<'a> {
                 st.n_log_n += self.n_log_n[c as usize];
                 st.occurring += 1;
                 if let Some(table) = tables.get(i) {
-                    st.bdeu_term += table.get(c as usize).copied().unwrap_or_else(|| lgamma(alphas[i] + c as f64) - table[0]);
+                    st.bdeu_term += table
+                        .get(c as usize)
+                        .copied()
+                        .unwrap_or_else(|| lgamma(alphas[i] + c as f64) - table[0]);
                 }
             })
         });
@@ -150,13 +180,26 @@ impl<'a> LocalScorer<'a> {
 
     /// Scores the family (`child`, `parents`) from the stats of `parents ∪ {child}` and of
     /// `parents`.
-    pub fn family_from_stats(&self, child: usize, parent_states: f64, family: &SetStats, parents: &SetStats) -> FamilyScore {
+    pub fn family_from_stats(
+        &self,
+        child: usize,
+        parent_states: f64,
+        family: &SetStats,
+        parents: &SetStats,
+    ) -> FamilyScore {
         let log_likelihood = family.n_log_n - parents.n_log_n;
         let score = match self.kind {
-            ScoreKind::Bic => log_likelihood - self.bic_weight() * (self.arities[child] as f64 - 1.0) * parent_states,
+            ScoreKind::Bic => {
+                log_likelihood
+                    - self.bic_weight() * (self.arities[child] as f64 - 1.0) * parent_states
+            }
             ScoreKind::Bdeu { .. } => family.bdeu_term - parents.bdeu_term,
         };
-        FamilyScore { score, log_likelihood, occurring_configs: parents.occurring }
+        FamilyScore {
+            score,
+            log_likelihood,
+            occurring_configs: parents.occurring,
+        }
     }
 
     /// Scores the family (`child`, `parents`) directly (two counting passes).
@@ -178,7 +221,9 @@ fn with_lgamma_tables<R>(alphas: &[f64], f: impl FnOnce(&[&[f64]]) -> R) -> R {
         for &a in alphas {
             cache.entry(a.to_bits()).or_insert_with(|| {
                 let base = lgamma(a);
-                let mut t: Vec<f64> = (0..LGAMMA_TABLE).map(|n| lgamma(a + n as f64) - base).collect();
+                let mut t: Vec<f64> = (0..LGAMMA_TABLE)
+                    .map(|n| lgamma(a + n as f64) - base)
+                    .collect();
                 t[0] = base;
                 t.into_boxed_slice()
             });
@@ -237,7 +282,8 @@ mod tests {
         let d = DataSet::new(vec![Variable::with_arity("x", 2)], vec![col]);
         let s = LocalScorer::new(&d, ScoreKind::Bdeu { ess: 2.0 });
         let (n1, n0) = (LGAMMA_TABLE as f64, 2.0 * LGAMMA_TABLE as f64);
-        let want = lgamma(2.0) - lgamma(2.0 + n as f64) + lgamma(1.0 + n1) + lgamma(1.0 + n0) - 2.0 * lgamma(1.0);
+        let want = lgamma(2.0) - lgamma(2.0 + n as f64) + lgamma(1.0 + n1) + lgamma(1.0 + n0)
+            - 2.0 * lgamma(1.0);
         assert!((s.score(0, &[]).score - want).abs() < 1e-9);
     }
 }

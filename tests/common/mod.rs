@@ -56,13 +56,22 @@ pub fn reference_fixture(name: &str) -> ReferenceFixture {
             assert_eq!(f.len(), 4, "{name}: bad line {l:?}");
             ReferenceScore {
                 child: f[0].to_string(),
-                parents: f[1].split(',').filter(|s| !s.is_empty()).map(String::from).collect(),
+                parents: f[1]
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(String::from)
+                    .collect(),
                 pgmpy: f[2].parse().unwrap(),
                 pygobnilp: f[3].parse().unwrap(),
             }
         })
         .collect();
-    ReferenceFixture { source: repo().join(source), score: field("score").to_string(), ess, lines }
+    ReferenceFixture {
+        source: repo().join(source),
+        score: field("score").to_string(),
+        ess,
+        lines,
+    }
 }
 
 /// Checks every family of a fixture against bnsl's scorer; returns the largest deviation.
@@ -73,11 +82,16 @@ pub fn check_reference_fixture(name: &str) -> f64 {
     let data = load_data(&fx.source, &Default::default()).unwrap_or_else(|e| panic!("{e}"));
     let kind = match fx.score.as_str() {
         "bic" => ScoreKind::Bic,
-        "bdeu" => ScoreKind::Bdeu { ess: fx.ess.expect("bdeu fixtures give ess") },
+        "bdeu" => ScoreKind::Bdeu {
+            ess: fx.ess.expect("bdeu fixtures give ess"),
+        },
         other => panic!("{name}: unknown score {other}"),
     };
     let scorer = LocalScorer::new(&data, kind);
-    let idx = |n: &str| data.index_of(n).unwrap_or_else(|| panic!("{name}: unknown variable {n}"));
+    let idx = |n: &str| {
+        data.index_of(n)
+            .unwrap_or_else(|| panic!("{name}: unknown variable {n}"))
+    };
     let mut worst = 0.0f64;
     assert!(!fx.lines.is_empty());
     for l in &fx.lines {
@@ -85,7 +99,12 @@ pub fn check_reference_fixture(name: &str) -> f64 {
         let got = scorer.score(idx(&l.child), &parents).score;
         for want in [l.pgmpy, l.pygobnilp] {
             let d = (got - want).abs();
-            assert!(d <= 1e-6, "{name}: {} | {:?}: bnsl {got} vs reference {want}", l.child, l.parents);
+            assert!(
+                d <= 1e-6,
+                "{name}: {} | {:?}: bnsl {got} vs reference {want}",
+                l.child,
+                l.parents
+            );
             worst = worst.max(d);
         }
     }

@@ -138,14 +138,14 @@ pub trait MilpBackend: Send + Sync {
 
 /// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC).
 pub fn backends() -> Vec<Box<dyn MilpBackend>> {
-    let mut list: Vec<Box<dyn MilpBackend>> = Vec::new();
-    #[cfg(feature = "scip")]
-    list.push(Box::new(scip::ScipBackend));
-    #[cfg(feature = "highs")]
-    list.push(Box::new(highs::HighsBackend));
-    #[cfg(feature = "cbc")]
-    list.push(Box::new(cbc::CbcBackend));
-    list
+    vec![
+        #[cfg(feature = "scip")]
+        Box::new(scip::ScipBackend) as Box<dyn MilpBackend>,
+        #[cfg(feature = "highs")]
+        Box::new(highs::HighsBackend) as Box<dyn MilpBackend>,
+        #[cfg(feature = "cbc")]
+        Box::new(cbc::CbcBackend) as Box<dyn MilpBackend>,
+    ]
 }
 
 /// The compiled-in back-end with the given name, if any.
