@@ -137,15 +137,17 @@ pub trait MilpBackend: Send + Sync {
 }
 
 /// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC).
+// Which pushes exist depends on the features, hence the allowances.
+#[allow(unused_mut, clippy::vec_init_then_push)]
 pub fn backends() -> Vec<Box<dyn MilpBackend>> {
-    vec![
-        #[cfg(feature = "scip")]
-        Box::new(scip::ScipBackend) as Box<dyn MilpBackend>,
-        #[cfg(feature = "highs")]
-        Box::new(highs::HighsBackend) as Box<dyn MilpBackend>,
-        #[cfg(feature = "cbc")]
-        Box::new(cbc::CbcBackend) as Box<dyn MilpBackend>,
-    ]
+    let mut list: Vec<Box<dyn MilpBackend>> = Vec::new();
+    #[cfg(feature = "scip")]
+    list.push(Box::new(scip::ScipBackend));
+    #[cfg(feature = "highs")]
+    list.push(Box::new(highs::HighsBackend));
+    #[cfg(feature = "cbc")]
+    list.push(Box::new(cbc::CbcBackend));
+    list
 }
 
 /// The compiled-in back-end with the given name, if any.
