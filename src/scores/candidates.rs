@@ -6,6 +6,9 @@
 //! can use it; ε = 0 is exact pruning. Scores are higher-is-better here, so a subset Π
 //! "beats" an upper bound u on a superset's score when σ(Π) ≥ u + ε. Rules:
 //! - Lemma 1 (any score): Π′ is dropped when a proper subset Π has σ(Π) ≥ σ(Π′) + ε.
+//!   Ties are judged up to [`TIE_TOLERANCE`]: scores computed as F(Π ∪ {X}) − F(Π) carry
+//!   rounding error, and a superset that adds only a deterministic function of Π scores
+//!   the same as Π in exact arithmetic (GOBNILP drops such supersets too).
 //! - Thm 1 (BIC): the log-likelihood is ≤ 0, so every superset of Π′ scores at most
 //!   −w·t(Π′), with t(Π′) = (r−1)·q(Π′) and w = ln N / 2; if a subset beats that bound,
 //!   Π′ and all its supersets are dropped before they are scored.
@@ -79,6 +82,12 @@ struct Proposal {
     parent_states: f64,
 }
 
+/// Relative tolerance under which two local scores count as tied for Lemma 1: Π′ is
+/// dropped when σ(Π) ≥ σ(Π′) + ε − 1e-12·max(1, |σ(Π′)|). Rounding in the set
+/// decomposition is a few ulps (≈ 1e-15 relative), so this only merges exact ties, and
+/// the optimum lost by it is below 1e-12 relative per node.
+pub const TIE_TOLERANCE: f64 = 1e-12;
+
 type Level = FxHashMap<VarSet, Entry>;
 type StatsCache = FxHashMap<VarSet, SetStats>;
 
@@ -112,7 +121,11 @@ pub fn generate_candidates(
             .map(|(child, props)| {
                 on_progress(props.len() as u64);
                 let mut level = Level::with_capacity_and_hasher(props.len(), Default::default());
-                level.extend(props.into_iter().map(|p| (p.set.clone(), gen.score_entry(child, p, &cache))));
+                level.extend(
+                    props
+                        .into_iter()
+                        .map(|p| (p.set.clone(), gen.score_entry(child, p, &cache))),
+                );
                 level
             })
             .collect();
@@ -171,6 +184,13 @@ impl<'s, 'd> Generator<'s, 'd> {
             Pruning::Off => false,
             Pruning::Gap(eps) => lower >= upper + eps,
         }
+    }
+
+    /// Lemma 1: whether a subset scoring `subset` makes a set scoring `score` redundant,
+    /// ties judged up to [`TIE_TOLERANCE`].
+    fn dominated(&self, subset: f64, score: f64) -> bool {
+        let tie = TIE_TOLERANCE * score.abs().max(1.0);
+        self.beats(subset + tie, score)
     }
 
     fn is_bic(&self) -> bool {
@@ -347,7 +367,7 @@ impl<'s, 'd> Generator<'s, 'd> {
         levels
             .into_iter()
             .flatten()
-            .filter(|(_, e)| !self.beats(e.best_subset, e.score))
+            .filter(|(_, e)| !self.dominated(e.best_subset, e.score))
             .map(|(parents, e)| Candidate {
                 parents,
                 score: e.score,

@@ -37,7 +37,9 @@ pub fn count_extensions(
 ) {
     let rows = data.n_rows();
     let prefix_states: f64 = prefix.iter().map(|&v| arities[v] as f64).product();
-    let dense_limit = (rows as f64 * DENSE_CELLS_PER_ROW).max(DENSE_CELLS_FLOOR).min(u32::MAX as f64);
+    let dense_limit = (rows as f64 * DENSE_CELLS_PER_ROW)
+        .max(DENSE_CELLS_FLOOR)
+        .min(u32::MAX as f64);
     let fits = |v: usize| prefix_states * (arities[v] as f64) <= dense_limit;
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
@@ -63,18 +65,26 @@ pub fn count_extensions(
                 .iter()
                 .scan(0, |offset, &i| {
                     let v = extensions[i];
-                    let t = DenseTable { offset: *offset, radix: arities[v], column: data.column(v) };
+                    let t = DenseTable {
+                        offset: *offset,
+                        radix: arities[v],
+                        column: data.column(v),
+                    };
                     *offset += prefix_states as usize * arities[v];
                     Some(t)
                 })
                 .collect();
-            let cells = tables.last().map_or(0, |t| t.offset + prefix_states as usize * t.radix);
+            let cells = tables
+                .last()
+                .map_or(0, |t| t.offset + prefix_states as usize * t.radix);
             if dense.len() < cells {
                 dense.resize(cells, 0);
             }
             match <&[DenseTable; BLOCK]>::try_from(&tables[..]) {
                 Ok(full) => count_block(keys, full, &mut dense[..cells]),
-                Err(_) => tables.iter().for_each(|t| count_block::<1>(keys, std::array::from_ref(t), &mut dense[..cells])),
+                Err(_) => tables.iter().for_each(|t| {
+                    count_block::<1>(keys, std::array::from_ref(t), &mut dense[..cells])
+                }),
             }
             // Visit and reset in one sweep, so the buffer stays zeroed between sets.
             for (t, &i) in tables.iter().zip(block) {

@@ -4,5 +4,7 @@ pub mod candidates;
 pub mod counts;
 pub mod local;
 
-pub use candidates::{generate_candidates, CandidateOptions, GenerationStats, Pruning};
+pub use candidates::{
+    generate_candidates, CandidateOptions, GenerationStats, Pruning, TIE_TOLERANCE,
+};
 pub use local::{FamilyScore, LocalScorer, ScoreKind};
