@@ -4,6 +4,8 @@
 
 use crate::data::{load_data, LoadOptions};
 use crate::fio::read_scores;
+use crate::ilp::{run_ilp, IlpSettings};
+use crate::progress;
 use crate::report::{LearnReport, Status};
 use crate::scores::{
     generate_candidates, CandidateOptions, GenerationStats, LocalScorer, ScoreKind,
@@ -11,6 +13,7 @@ use crate::scores::{
 use anyhow::{bail, Context};
 use bnsl_formulations::ScoreTable;
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
+use bnsl_solvers::ilp::IlpProgress;
 use std::path::Path;
 use std::time::Instant;
 
@@ -107,13 +110,45 @@ pub fn load_problem(
 pub enum Method {
     /// Exact dynamic programming over variable subsets (Silander & Myllymäki); n ≤ ~25.
     Dp,
+    /// Exact integer programming (GOBNILP's family-variable ILP) on a MILP back-end.
+    Ilp,
 }
 
-/// Runs `method` on `table` and returns a report whose DAG has been checked.
-pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> {
+impl Method {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Dp => "dp",
+            Method::Ilp => "ilp",
+        }
+    }
+}
+
+/// A learning method and its settings.
+#[derive(Clone, Debug)]
+pub struct LearnOptions {
+    /// The method.
+    pub method: Method,
+    /// Settings of [`Method::Ilp`].
+    pub ilp: IlpSettings,
+}
+
+impl LearnOptions {
+    /// `method` with default settings.
+    pub fn new(method: Method) -> Self {
+        LearnOptions {
+            method,
+            ilp: IlpSettings::default(),
+        }
+    }
+}
+
+/// Runs the method of `options` on `table` and returns a report whose DAG has been
+/// checked (against the full table: structural constraints only remove candidates).
+pub fn learn(table: &ScoreTable, options: &LearnOptions) -> anyhow::Result<LearnReport> {
     let start = Instant::now();
     let mut report = LearnReport {
-        method: "dp".into(),
+        method: options.method.as_str().into(),
         status: Status::Unknown,
         names: table.names().to_vec(),
         dag: None,
@@ -122,7 +157,7 @@ pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> 
         time_s: 0.0,
         extra: Default::default(),
     };
-    match method {
+    match options.method {
         Method::Dp => match solve_dp(table, &DpOptions::default()) {
             Ok(res) => {
                 report.status = Status::Optimal;
@@ -132,6 +167,13 @@ pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> 
             Err(DpError::Infeasible) => report.status = Status::Infeasible,
             Err(e) => return Err(e).context("dynamic programming failed"),
         },
+        Method::Ilp => {
+            let line = progress::solver_line();
+            let show = |p: &IlpProgress| line.set_message(progress::describe_ilp(p));
+            let solved = run_ilp(table, &options.ilp, &mut report, &show);
+            line.finish_and_clear();
+            solved?;
+        }
     }
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {

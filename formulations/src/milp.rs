@@ -25,6 +25,12 @@ impl VarId {
     pub fn index(self) -> usize {
         self.0
     }
+
+    /// The id of column `index`; meaningful for models that have that many columns
+    /// (adding a row with an out-of-range id is an error).
+    pub fn from_index(index: usize) -> Self {
+        VarId(index)
+    }
 }
 
 /// Index of a linear row in a [`MilpModel`], in order of creation.
@@ -149,6 +155,15 @@ impl MilpModel {
     /// The number of rows.
     pub fn num_rows(&self) -> usize {
         self.rows.len()
+    }
+
+    /// The LP relaxation: the same model with every integrality requirement dropped.
+    pub fn relaxation(&self) -> MilpModel {
+        let mut relaxed = self.clone();
+        for var in &mut relaxed.variables {
+            var.integer = false;
+        }
+        relaxed
     }
 
     /// Whether any variable is integer (otherwise the model is a plain LP).

@@ -2,4 +2,5 @@
 //! back-ends behind cargo features.
 
 pub mod dp;
+pub mod ilp;
 pub mod milp;

@@ -2,9 +2,14 @@
 
 use super::scoring_args::ScoringArgs;
 use crate::dag_io::{render_dag, DagFormat};
-use crate::pipeline::{learn, load_problem, InputKind, Method};
+use crate::fio::read_constraints;
+use crate::ilp::{Formulation, IlpSettings};
+use crate::pipeline::{is_data_file, learn, load_problem, InputKind, LearnOptions, Method};
 use crate::report::Status;
-use anyhow::Context;
+use anyhow::{bail, Context};
+use bnsl_formulations::{ScoreTable, StructuralConstraints};
+use bnsl_solvers::ilp::IlpOptions;
+use bnsl_solvers::milp::Limits;
 use std::path::PathBuf;
 
 /// Arguments of `bnsl learn`.
@@ -20,6 +25,8 @@ pub struct Args {
     pub method: Method,
     #[command(flatten)]
     pub scoring: ScoringArgs,
+    #[command(flatten)]
+    pub ilp: IlpArgs,
     /// Write the DAG to this file (format from the extension: .txt, .dot, .json).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -31,11 +38,87 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Options of the exact ILP (`--method ilp`).
+#[derive(clap::Args, Debug)]
+pub struct IlpArgs {
+    /// MILP back-end (scip, highs, cbc; default: the first compiled in, in that order).
+    #[arg(long, value_name = "NAME")]
+    pub backend: Option<String>,
+    /// Program to solve: family variables with cluster cuts, or the ordering formulation.
+    #[arg(long, value_enum, default_value_t = Formulation::Family)]
+    pub formulation: Formulation,
+    /// Stop after this many seconds and report the best DAG and the bound.
+    #[arg(long, value_name = "S")]
+    pub time_limit: Option<f64>,
+    /// Stop once (bound − score) / |score| ≤ G (the status stays `feasible` unless the
+    /// gap is closed).
+    #[arg(long, value_name = "G")]
+    pub gap: Option<f64>,
+    /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+    /// Seed of the back-end's random components.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Structural constraints (required/forbidden arcs, parent limits); see README.
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
+    /// Separate cluster cuts with the heuristics only (no exact sub-IP).
+    #[arg(long)]
+    pub heuristic_separation_only: bool,
+    /// Print the back-end's own log.
+    #[arg(long)]
+    pub solver_log: bool,
+}
+
+impl IlpArgs {
+    fn settings(&self, constraints: StructuralConstraints) -> IlpSettings {
+        IlpSettings {
+            backend: self.backend.clone(),
+            formulation: self.formulation,
+            options: IlpOptions {
+                limits: Limits {
+                    time_limit: self.time_limit,
+                    gap: self.gap,
+                    threads: self.threads,
+                    seed: self.seed,
+                    verbose: self.solver_log,
+                },
+                ..IlpOptions::default()
+            },
+            constraints,
+        }
+    }
+}
+
+/// The structural constraints of the run: the constraint file, and for a score file the
+/// `--max-parents` limit.
+fn constraints(args: &Args, table: &ScoreTable) -> anyhow::Result<StructuralConstraints> {
+    let mut cons = match &args.ilp.constraints {
+        Some(path) => read_constraints(path, table.names())?,
+        None => StructuralConstraints::default(),
+    };
+    if !is_data_file(&args.input, args.input_kind) {
+        if let Some(k) = args.scoring.max_parents {
+            cons.max_parents = Some(cons.max_parents.map_or(k, |c| c.min(k)));
+        }
+    }
+    Ok(cons)
+}
+
 /// Runs `bnsl learn`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
     let table = load_problem(&args.input, args.input_kind, &setup)?;
-    let report = learn(&table, args.method)?;
+    let constraints = constraints(&args, &table)?;
+    if args.method != Method::Ilp && !constraints.is_empty() {
+        bail!("structural constraints (--constraints, --max-parents on a score file) need --method ilp");
+    }
+    let options = LearnOptions {
+        method: args.method,
+        ilp: args.ilp.settings(constraints),
+    };
+    let report = learn(&table, &options)?;
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {
         let format = args.format.unwrap_or_else(|| DagFormat::from_path(path));
         std::fs::write(path, render_dag(dag, table.names(), format))

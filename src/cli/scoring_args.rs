@@ -6,6 +6,9 @@ use crate::scores::{CandidateOptions, Pruning, ScoreKind};
 use anyhow::bail;
 use std::path::PathBuf;
 
+/// The parent limit when scoring data, GOBNILP's default palim.
+pub const DEFAULT_MAX_PARENTS: usize = 3;
+
 /// The score function names accepted by `--score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ScoreName {
@@ -53,9 +56,11 @@ pub struct ScoringArgs {
     /// Equivalent sample size of BDeu.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub ess: f64,
-    /// Largest parent set scored (GOBNILP's default palim is 3).
-    #[arg(long, default_value_t = 3)]
-    pub max_parents: usize,
+    /// Largest parent set: when scoring data, the largest set scored (default 3, as
+    /// GOBNILP's palim); when `learn` reads a score file, a limit applied to its
+    /// candidates (default: none).
+    #[arg(long, value_name = "K")]
+    pub max_parents: Option<usize>,
     /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
     /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -93,7 +98,7 @@ impl ScoringArgs {
             Pruning::Gap(self.prune_gap)
         };
         Ok(CandidateOptions {
-            max_parents: Some(self.max_parents),
+            max_parents: Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
             pruning,
         })
     }

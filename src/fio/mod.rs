@@ -5,11 +5,13 @@
 //! [`read_scores`] picks the reader from the file; [`write_jkl`] writes the GOBNILP form
 //! and [`write_pss`] the URLearning form.
 
+pub mod constraints;
 mod families;
 pub mod jkl;
 mod lines;
 pub mod pss;
 
+pub use constraints::{parse_constraints, read_constraints};
 pub use jkl::{parse_jkl, read_jkl, write_jkl};
 pub use pss::{parse_pss, read_pss, write_pss};
 

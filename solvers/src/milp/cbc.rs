@@ -40,23 +40,30 @@ impl MilpBackend for CbcBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        limits.validate()?;
-        if let Some(outcome) = trivial_outcome(model) {
-            return Ok(outcome);
-        }
-        let start = Instant::now();
-        let arrays = Arrays::new(model)?;
-        let _guard = CBC_LOCK
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let cbc = Cbc::load(model, &arrays);
-        cbc.configure(limits)?;
-        // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
-        unsafe { ffi::Cbc_solve(cbc.0) };
-        let mut outcome = cbc.read_outcome(model);
-        outcome.time_s = start.elapsed().as_secs_f64();
-        Ok(outcome)
+        run(model, limits)
     }
+}
+
+/// No warm start: CBC 2.10's MIP start (`Cbc_setMIPStartI`) was seen to wreck the search
+/// on the family ILP (a maximisation): after the start CBC declared the root LP
+/// infeasible and reported a non-optimal incumbent as optimal.
+fn run(model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
+    limits.validate()?;
+    if let Some(outcome) = trivial_outcome(model) {
+        return Ok(outcome);
+    }
+    let begin = Instant::now();
+    let arrays = Arrays::new(model)?;
+    let _guard = CBC_LOCK
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let cbc = Cbc::load(model, &arrays);
+    cbc.configure(limits)?;
+    // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
+    unsafe { ffi::Cbc_solve(cbc.0) };
+    let mut outcome = cbc.read_outcome(model);
+    outcome.time_s = begin.elapsed().as_secs_f64();
+    Ok(outcome)
 }
 
 fn error(message: String) -> SolverError {
@@ -239,12 +246,15 @@ impl Cbc {
             // SAFETY: live, solved model.
             unsafe { ffi::Cbc_getNodeCount(self.0) }
         });
+        // SAFETY: live, solved model.
+        let iterations = unsafe { ffi::Cbc_getIterationCount(self.0) };
         MilpOutcome {
             status,
             objective,
             bound,
             values,
             nodes: nodes.and_then(|n| u64::try_from(n).ok()),
+            lp_iterations: u64::try_from(iterations).ok(),
             time_s: 0.0,
         }
     }

@@ -4,7 +4,9 @@
 //! has no lazy-constraint callback (SPEC §5), so formulations that separate cuts run a
 //! cut loop around repeated solves of this back-end.
 
-use super::{finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use super::{
+    finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status, WarmStart,
+};
 use bnsl_formulations::milp::{MilpModel, Sense};
 use highs::{
     ColProblem, HighsModelStatus, HighsOptionValue, HighsSolutionStatus, Model, SolvedModel,
@@ -25,20 +27,50 @@ impl MilpBackend for HighsBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        limits.validate()?;
-        if let Some(outcome) = trivial_outcome(model) {
-            return Ok(outcome);
-        }
-        let start = Instant::now();
-        let mut highs = build(model)?;
-        configure(&mut highs, limits)?;
-        let solved = highs
-            .try_solve()
-            .map_err(|s| error(format!("solve failed with status {s:?}")))?;
-        let mut outcome = read_outcome(model, &solved)?;
-        outcome.time_s = start.elapsed().as_secs_f64();
-        Ok(outcome)
+        run(model, limits, None)
     }
+
+    fn warm_start(&self) -> Option<&dyn WarmStart> {
+        Some(self)
+    }
+}
+
+/// HiGHS takes the start as a primal solution (`Highs_setSolution`), which its MIP
+/// solver checks and keeps as the first incumbent when feasible.
+impl WarmStart for HighsBackend {
+    fn solve_from(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: &[f64],
+    ) -> Result<MilpOutcome, SolverError> {
+        run(model, limits, Some(start))
+    }
+}
+
+fn run(
+    model: &MilpModel,
+    limits: &Limits,
+    start: Option<&[f64]>,
+) -> Result<MilpOutcome, SolverError> {
+    limits.validate()?;
+    if let Some(outcome) = trivial_outcome(model) {
+        return Ok(outcome);
+    }
+    let begin = Instant::now();
+    let mut highs = build(model)?;
+    configure(&mut highs, limits)?;
+    if let Some(values) = start {
+        highs
+            .try_set_solution(Some(values), None, None, None)
+            .map_err(|s| error(format!("start solution rejected with status {s:?}")))?;
+    }
+    let solved = highs
+        .try_solve()
+        .map_err(|s| error(format!("solve failed with status {s:?}")))?;
+    let mut outcome = read_outcome(model, &solved)?;
+    outcome.time_s = begin.elapsed().as_secs_f64();
+    Ok(outcome)
 }
 
 fn error(message: String) -> SolverError {
@@ -162,12 +194,15 @@ fn read_outcome(model: &MilpModel, solved: &SolvedModel) -> Result<MilpOutcome, 
         .then(|| int64_info(solved, c"mip_node_count"))
         .flatten()
         .and_then(|n| u64::try_from(n).ok());
+    // HiGHS reports no LP iteration total for its MIP solver, only for LPs.
+    let lp_iterations = (!model.has_integers()).then(|| solved.simplex_iteration_count());
     Ok(MilpOutcome {
         status,
         objective,
         bound,
         values,
         nodes,
+        lp_iterations: lp_iterations.and_then(|n| u64::try_from(n).ok()),
         time_s: 0.0,
     })
 }

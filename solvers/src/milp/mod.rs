@@ -99,6 +99,8 @@ pub struct MilpOutcome {
     pub values: Option<Vec<f64>>,
     /// Branch-and-bound nodes processed, where the solver reports it.
     pub nodes: Option<u64>,
+    /// Simplex iterations, where the solver reports them.
+    pub lp_iterations: Option<u64>,
     /// Wall-clock seconds spent in the back-end, model translation included.
     pub time_s: f64,
 }
@@ -134,6 +136,23 @@ pub trait MilpBackend: Send + Sync {
 
     /// Solves `model` within `limits`.
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError>;
+
+    /// The warm-start capability, when the back-end has it.
+    fn warm_start(&self) -> Option<&dyn WarmStart> {
+        None
+    }
+}
+
+/// Capability: solve a MILP starting from a known feasible point (a MIP start).
+pub trait WarmStart {
+    /// Solves `model` within `limits`, handing `start` (one value per variable) to the
+    /// solver as a starting incumbent. A start the solver finds infeasible is ignored.
+    fn solve_from(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: &[f64],
+    ) -> Result<MilpOutcome, SolverError>;
 }
 
 /// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC).
@@ -180,6 +199,7 @@ fn trivial_outcome(model: &MilpModel) -> Option<MilpOutcome> {
         bound: feasible.then_some(0.0),
         values: feasible.then(Vec::new),
         nodes: Some(0),
+        lp_iterations: Some(0),
         time_s: 0.0,
     })
 }
@@ -244,6 +264,7 @@ mod tests {
             bound: Some(-190.0),
             values: None,
             nodes: None,
+            lp_iterations: None,
             time_s: 0.0,
         };
         assert_eq!(o.relative_gap(), Some(0.05));

@@ -5,7 +5,9 @@
 //! the `pyscipopt` wheel (see `solvers/build.rs` and `scripts/setup.sh`). SCIP solves
 //! sequentially here: [`Limits::threads`] is ignored.
 
-use super::{finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use super::{
+    finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status, WarmStart,
+};
 use bnsl_formulations::milp::{MilpModel, Sense};
 use russcip::prelude::*;
 use russcip::{ffi, ProblemCreated, Solved, Variable};
@@ -26,19 +28,52 @@ impl MilpBackend for ScipBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        limits.validate()?;
-        if let Some(outcome) = trivial_outcome(model) {
-            return Ok(outcome);
-        }
-        let start = Instant::now();
-        let (scip, vars) = build(model, limits)?;
-        let solved = scip
-            .try_solve()
-            .map_err(|code| error(format!("solve failed: {code:?}")))?;
-        let mut outcome = read_outcome(model, &solved, &vars);
-        outcome.time_s = start.elapsed().as_secs_f64();
-        Ok(outcome)
+        run(model, limits, None)
     }
+
+    fn warm_start(&self) -> Option<&dyn WarmStart> {
+        Some(self)
+    }
+}
+
+/// SCIP takes the start as a solution added before the solve (`SCIPaddSol`), which it
+/// checks and keeps as the first incumbent when feasible.
+impl WarmStart for ScipBackend {
+    fn solve_from(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: &[f64],
+    ) -> Result<MilpOutcome, SolverError> {
+        run(model, limits, Some(start))
+    }
+}
+
+fn run(
+    model: &MilpModel,
+    limits: &Limits,
+    start: Option<&[f64]>,
+) -> Result<MilpOutcome, SolverError> {
+    limits.validate()?;
+    if let Some(outcome) = trivial_outcome(model) {
+        return Ok(outcome);
+    }
+    let begin = Instant::now();
+    let (scip, vars) = build(model, limits)?;
+    if let Some(values) = start {
+        let sol = scip.create_orig_sol();
+        for (var, &value) in vars.iter().zip(values) {
+            sol.set_val(var, value);
+        }
+        // An infeasible start is simply not stored, as documented on the trait.
+        let _ = scip.add_sol(sol);
+    }
+    let solved = scip
+        .try_solve()
+        .map_err(|code| error(format!("solve failed: {code:?}")))?;
+    let mut outcome = read_outcome(model, &solved, &vars);
+    outcome.time_s = begin.elapsed().as_secs_f64();
+    Ok(outcome)
 }
 
 fn error(message: String) -> SolverError {
@@ -159,6 +194,7 @@ fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) ->
         bound,
         values,
         nodes: u64::try_from(nodes).ok(),
+        lp_iterations: u64::try_from(solved.n_lp_iterations()).ok(),
         time_s: 0.0,
     }
 }

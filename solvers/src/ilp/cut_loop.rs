@@ -1,0 +1,306 @@
+//! The cut-loop engine: exact learning on back-ends without a lazy-constraint callback
+//! (HiGHS, CBC; SCIP as a plain MILP solver too).
+//!
+//! 1. LP rounds: solve the LP relaxation of the program with the cuts found so far,
+//!    round its solution into a DAG (the sink heuristic) for an incumbent, separate
+//!    cluster cuts (heuristics, then the exact sub-IP), add them, repeat until no cut
+//!    is violated.
+//! 2. MIP rounds: solve the program as a MILP, warm-started from the best DAG when the
+//!    back-end can take a start. An acyclic solution proven optimal for the program
+//!    is optimal for the problem (the program is a relaxation). A cyclic one yields
+//!    cuts (its strongly connected components and cycles) and, repaired by the sink
+//!    heuristic, a new incumbent; then the program is solved again.
+//!
+//! The bound reported is the best proven bound of any round: every round solves a
+//! relaxation of the problem.
+
+use super::separation::{separate, sub_ip_backend};
+use super::sink::round_to_dag;
+use super::{gap_closed, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
+use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use bnsl_formulations::family::separation::{separate_heuristically, Support};
+use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
+use rustc_hash::FxHashSet;
+use std::time::Instant;
+
+/// The cut loop around one MILP back-end.
+pub struct CutLoop<'b> {
+    backend: &'b dyn MilpBackend,
+}
+
+impl<'b> CutLoop<'b> {
+    /// The engine on `backend`.
+    pub fn new(backend: &'b dyn MilpBackend) -> Self {
+        CutLoop { backend }
+    }
+}
+
+impl FamilyIlpSolver for CutLoop<'_> {
+    fn name(&self) -> &'static str {
+        self.backend.name()
+    }
+
+    fn solve(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        options: &IlpOptions,
+        progress: &dyn Fn(&IlpProgress),
+    ) -> Result<IlpOutcome, SolverError> {
+        options.limits.validate()?;
+        let sub_ip = (!options.heuristic_separation_only)
+            .then(sub_ip_backend)
+            .flatten();
+        let mut run = Run::new(ilp, options, progress);
+        if let Some(start) = &options.start {
+            run.offer(start);
+        }
+        if run.lp_rounds(self.backend, sub_ip.as_deref())? == Phase::Continue {
+            run.mip_rounds(self.backend)?;
+        }
+        Ok(run.outcome())
+    }
+}
+
+/// Whether the next phase should run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Continue,
+    Stop,
+}
+
+/// The state of one cut-loop solve.
+struct Run<'a, 't> {
+    ilp: &'a FamilyIlp<'t>,
+    options: &'a IlpOptions,
+    progress: &'a dyn Fn(&IlpProgress),
+    began: Instant,
+    model: MilpModel,
+    clusters: FxHashSet<VarSet>,
+    incumbent: Option<(Dag, f64)>,
+    bound: Option<f64>,
+    infeasible: bool,
+    nodes: u64,
+    lp_iterations: Option<u64>,
+    rounds: u64,
+}
+
+impl<'a, 't> Run<'a, 't> {
+    fn new(
+        ilp: &'a FamilyIlp<'t>,
+        options: &'a IlpOptions,
+        progress: &'a dyn Fn(&IlpProgress),
+    ) -> Self {
+        Run {
+            ilp,
+            options,
+            progress,
+            began: Instant::now(),
+            model: ilp.model(),
+            clusters: FxHashSet::default(),
+            incumbent: None,
+            bound: None,
+            infeasible: false,
+            nodes: 0,
+            lp_iterations: Some(0),
+            rounds: 0,
+        }
+    }
+
+    /// Seconds left before the time limit (`None`: no limit).
+    fn remaining(&self) -> Option<f64> {
+        self.options
+            .limits
+            .time_limit
+            .map(|t| (t - self.began.elapsed().as_secs_f64()).max(0.0))
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.remaining().is_some_and(|r| r <= 0.0)
+    }
+
+    fn limits(&self) -> Limits {
+        Limits {
+            time_limit: self.remaining(),
+            ..self.options.limits.clone()
+        }
+    }
+
+    /// Whether the search may stop: gap closed, or within the requested gap.
+    fn done(&self) -> bool {
+        match (&self.incumbent, self.bound) {
+            (Some((_, score)), Some(bound)) => {
+                let allowed = self.options.limits.gap.unwrap_or(0.0) * score.abs();
+                gap_closed(*score, bound) || bound - score <= allowed
+            }
+            _ => false,
+        }
+    }
+
+    /// Keeps `dag` as the incumbent if it is a valid DAG of the table and improves.
+    fn offer(&mut self, dag: &Dag) {
+        let Ok(score) = dag.check(self.ilp.table()) else {
+            return;
+        };
+        if self.incumbent.as_ref().is_none_or(|(_, s)| score > *s) {
+            self.incumbent = Some((dag.clone(), score));
+        }
+    }
+
+    fn tighten(&mut self, bound: Option<f64>) {
+        if let Some(b) = bound {
+            self.bound = Some(self.bound.map_or(b, |old: f64| old.min(b)));
+        }
+    }
+
+    fn account(&mut self, outcome: &MilpOutcome) {
+        self.rounds += 1;
+        self.nodes += outcome.nodes.unwrap_or(0);
+        self.lp_iterations = match (self.lp_iterations, outcome.lp_iterations) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+
+    fn add_cuts(&mut self, cuts: Vec<ClusterCut>) -> usize {
+        let mut added = 0;
+        for cut in cuts {
+            if self.clusters.insert(cut.cluster.clone()) {
+                let name = format!("cluster_{}", self.clusters.len());
+                cut.add_to(&mut self.model, name)
+                    .expect("cluster rows are well formed");
+                added += 1;
+            }
+        }
+        added
+    }
+
+    fn report(&self) {
+        (self.progress)(&IlpProgress {
+            incumbent: self.incumbent.as_ref().map(|(_, s)| *s),
+            bound: self.bound,
+            cuts: self.clusters.len() as u64,
+            nodes: self.nodes,
+            rounds: self.rounds,
+        });
+    }
+
+    /// Phase 1. Returns whether the MIP phase should run.
+    fn lp_rounds(
+        &mut self,
+        backend: &dyn MilpBackend,
+        sub_ip: Option<&dyn MilpBackend>,
+    ) -> Result<Phase, SolverError> {
+        loop {
+            if self.out_of_time() || self.done() {
+                return Ok(Phase::Stop);
+            }
+            let outcome = backend.solve(&self.model.relaxation(), &self.limits())?;
+            self.account(&outcome);
+            match (outcome.status, &outcome.values) {
+                (Status::Infeasible, _) => {
+                    self.infeasible = true;
+                    return Ok(Phase::Stop);
+                }
+                (Status::Optimal, Some(values)) => {
+                    self.tighten(outcome.objective);
+                    if let Some(dag) = round_to_dag(self.ilp, values) {
+                        self.offer(&dag);
+                    }
+                    self.report();
+                    if self.done() {
+                        return Ok(Phase::Stop);
+                    }
+                    let round = separate(
+                        self.ilp,
+                        values,
+                        &self.options.separation,
+                        sub_ip,
+                        self.remaining(),
+                    )?;
+                    if self.add_cuts(round.cuts) == 0 {
+                        return Ok(Phase::Continue);
+                    }
+                }
+                // A limit stopped the LP: go straight to the MIP with what we have.
+                _ => return Ok(Phase::Continue),
+            }
+        }
+    }
+
+    /// Phase 2.
+    fn mip_rounds(&mut self, backend: &dyn MilpBackend) -> Result<(), SolverError> {
+        loop {
+            if self.out_of_time() || self.done() {
+                return Ok(());
+            }
+            let limits = self.limits();
+            let start = self
+                .incumbent
+                .as_ref()
+                .and_then(|(dag, _)| self.ilp.values_of(dag));
+            let outcome = match (backend.warm_start(), start) {
+                (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
+                _ => backend.solve(&self.model, &limits)?,
+            };
+            self.account(&outcome);
+            if outcome.status == Status::Infeasible {
+                // Every DAG satisfies every cluster cut, so this proves there is none.
+                self.infeasible = self.incumbent.is_none();
+                return Ok(());
+            }
+            let Some(values) = &outcome.values else {
+                self.tighten(outcome.bound);
+                self.report();
+                return Ok(());
+            };
+            let graph = self.ilp.graph_of(values);
+            if graph.is_acyclic() {
+                self.offer(&graph);
+                self.tighten(outcome.bound);
+                self.report();
+                return Ok(());
+            }
+            self.tighten(outcome.bound);
+            if let Some(dag) = round_to_dag(self.ilp, values) {
+                self.offer(&dag);
+            }
+            let support = Support::new(self.ilp, values);
+            let cuts = separate_heuristically(self.ilp, &support, &self.options.separation);
+            let added = self.add_cuts(cuts);
+            self.report();
+            if added == 0 || outcome.status != Status::Optimal {
+                return Ok(());
+            }
+        }
+    }
+
+    fn outcome(self) -> IlpOutcome {
+        let status = match (&self.incumbent, self.bound) {
+            _ if self.infeasible => IlpStatus::Infeasible,
+            (Some((_, score)), Some(bound)) if gap_closed(*score, bound) => IlpStatus::Optimal,
+            (Some(_), _) => IlpStatus::Feasible,
+            (None, _) => IlpStatus::Unknown,
+        };
+        let (dag, score) = match self.incumbent {
+            Some((dag, score)) if !self.infeasible => (Some(dag), Some(score)),
+            _ => (None, None),
+        };
+        // The bound can never be below a known DAG's score; rounding in the solver can
+        // put it a hair under.
+        let bound = match (self.bound, score) {
+            (Some(b), Some(s)) => Some(b.max(s)),
+            (b, _) => b,
+        };
+        IlpOutcome {
+            status,
+            dag,
+            score,
+            bound: if self.infeasible { None } else { bound },
+            nodes: self.nodes,
+            cuts: self.clusters.len() as u64,
+            lp_iterations: self.lp_iterations,
+            rounds: Some(self.rounds),
+            time_s: self.began.elapsed().as_secs_f64(),
+        }
+    }
+}

@@ -1,0 +1,111 @@
+//! Exact learning with the family-variable ILP (GOBNILP's approach; SPEC C3).
+//!
+//! The program and its cluster cuts are built in `bnsl_formulations::family`; this module
+//! solves it. Engines:
+//! - [`cut_loop::CutLoop`], for any [`MilpBackend`] (HiGHS and CBC, which have no
+//!   lazy-constraint callback): cutting-plane rounds on the LP relaxation, then MIP
+//!   solves that add the clusters of any cycle and re-solve, warm-started from the best
+//!   DAG found.
+//! - [`ordering::solve_ordering`]: the polynomial-size ordering formulation in one call.
+//!
+//! Every engine reports the same [`IlpOutcome`]: incumbent DAG, proven bound, and the
+//! work done.
+
+pub mod cut_loop;
+pub mod ordering;
+pub mod separation;
+pub mod sink;
+
+use crate::milp::{Limits, SolverError};
+use bnsl_formulations::family::separation::SeparationOptions;
+use bnsl_formulations::Dag;
+
+/// Settings of one exact ILP solve.
+#[derive(Clone, Debug, Default)]
+pub struct IlpOptions {
+    /// Time limit, gap, threads, seed and verbosity, as for a single MILP solve. The
+    /// time limit covers the whole solve; the gap stops the search once
+    /// `(bound − incumbent) / |incumbent|` is at most this.
+    pub limits: Limits,
+    /// Heuristic separation settings.
+    pub separation: SeparationOptions,
+    /// Skip the exact (sub-IP) separation and rely on the heuristics alone.
+    pub heuristic_separation_only: bool,
+    /// A DAG to start from (it must be made of candidates of the table).
+    pub start: Option<Dag>,
+}
+
+/// What an exact solve established.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IlpStatus {
+    /// The DAG is optimal: incumbent and bound meet (to 1e-9 relative).
+    Optimal,
+    /// A DAG is known, with a gap to the bound (a limit stopped the search).
+    Feasible,
+    /// No DAG satisfies the candidate lists.
+    Infeasible,
+    /// Nothing was established before a limit stopped the search.
+    Unknown,
+}
+
+/// The result of an exact solve.
+#[derive(Clone, Debug, PartialEq)]
+pub struct IlpOutcome {
+    /// What was established.
+    pub status: IlpStatus,
+    /// The best DAG found (made of candidates, acyclic), if any.
+    pub dag: Option<Dag>,
+    /// Its total score.
+    pub score: Option<f64>,
+    /// Proven upper bound on the optimal score.
+    pub bound: Option<f64>,
+    /// Branch-and-bound nodes, summed over all MIP solves.
+    pub nodes: u64,
+    /// Cluster cuts added to the program.
+    pub cuts: u64,
+    /// Simplex iterations, summed over all solves, where the back-end reports them.
+    pub lp_iterations: Option<u64>,
+    /// Solve rounds of a cut loop (LP rounds + MIP rounds); `None` for engines that
+    /// branch and cut within one solve.
+    pub rounds: Option<u64>,
+    /// Wall-clock seconds.
+    pub time_s: f64,
+}
+
+/// Relative difference below which incumbent and bound count as equal.
+pub const CLOSED_GAP: f64 = 1e-9;
+
+/// Whether `score` is proven optimal by `bound`.
+pub fn gap_closed(score: f64, bound: f64) -> bool {
+    bound - score <= CLOSED_GAP * score.abs().max(1.0)
+}
+
+/// A snapshot of a running solve, for progress lines.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct IlpProgress {
+    /// Best score found so far.
+    pub incumbent: Option<f64>,
+    /// Best proven bound so far.
+    pub bound: Option<f64>,
+    /// Cuts added so far.
+    pub cuts: u64,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Rounds so far (cut loops).
+    pub rounds: u64,
+}
+
+/// A solver of the family-variable ILP.
+pub trait FamilyIlpSolver {
+    /// Name of the engine, for reports (`scip`, `highs`, `cbc`).
+    fn name(&self) -> &'static str;
+
+    /// Solves the ILP of `ilp`'s table. `progress` is called whenever the incumbent,
+    /// the bound or the cut count changes.
+    fn solve(
+        &self,
+        ilp: &bnsl_formulations::FamilyIlp<'_>,
+        options: &IlpOptions,
+        progress: &dyn Fn(&IlpProgress),
+    ) -> Result<IlpOutcome, SolverError>;
+}

@@ -1,0 +1,147 @@
+//! Exact learning by the family-variable ILP, wired for the pipeline: structural
+//! constraints restrict the table, an engine solves the program on the chosen back-end,
+//! and the outcome becomes a [`LearnReport`] (verified by the pipeline).
+
+use crate::report::{LearnReport, Status};
+use anyhow::{anyhow, bail};
+use bnsl_formulations::{FamilyIlp, ScoreTable, StructuralConstraints};
+use bnsl_solvers::ilp::cut_loop::CutLoop;
+use bnsl_solvers::ilp::ordering::solve_ordering;
+use bnsl_solvers::ilp::{FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
+use bnsl_solvers::milp::{backend, backends};
+use serde_json::{json, Value};
+
+/// Which program is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Formulation {
+    /// Family variables with cluster cuts (GOBNILP); separation in a cut loop or in
+    /// SCIP's branch and cut.
+    Family,
+    /// Family variables with continuous order variables (seed 003 (5b)): polynomial
+    /// size, one MILP call.
+    Ordering,
+}
+
+impl Formulation {
+    /// The name used in reports.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Formulation::Family => "family",
+            Formulation::Ordering => "ordering",
+        }
+    }
+}
+
+/// Everything an ILP run needs besides the table.
+#[derive(Clone, Debug)]
+pub struct IlpSettings {
+    /// Back-end name (`scip`, `highs`, `cbc`); `None`: the first compiled in.
+    pub backend: Option<String>,
+    /// The program.
+    pub formulation: Formulation,
+    /// Limits, separation settings, start DAG.
+    pub options: IlpOptions,
+    /// Required/forbidden arcs and parent limits.
+    pub constraints: StructuralConstraints,
+}
+
+impl Default for IlpSettings {
+    fn default() -> Self {
+        IlpSettings {
+            backend: None,
+            formulation: Formulation::Family,
+            options: IlpOptions::default(),
+            constraints: StructuralConstraints::default(),
+        }
+    }
+}
+
+/// Solves `table` under `settings`, filling `report` (status, DAG, bound, extra fields).
+/// `progress` sees every improvement.
+pub fn run_ilp(
+    table: &ScoreTable,
+    settings: &IlpSettings,
+    report: &mut LearnReport,
+    progress: &dyn Fn(&IlpProgress),
+) -> anyhow::Result<()> {
+    let engine = settings
+        .backend
+        .as_deref()
+        .map(|name| {
+            backend(name).ok_or_else(|| {
+                let known: Vec<&str> = backends().iter().map(|b| b.name()).collect();
+                anyhow!(
+                    "back-end `{name}` is not compiled into this build (available: {}); \
+                     build with --features native",
+                    if known.is_empty() {
+                        "none".to_string()
+                    } else {
+                        known.join(", ")
+                    }
+                )
+            })
+        })
+        .unwrap_or_else(|| {
+            backends().into_iter().next().ok_or_else(|| {
+                anyhow!(
+                    "no MILP back-end is compiled into this build; build with --features native"
+                )
+            })
+        })?;
+    report.extra.insert("backend".into(), json!(engine.name()));
+    report
+        .extra
+        .insert("formulation".into(), json!(settings.formulation.as_str()));
+    let restricted;
+    let table = if settings.constraints.is_empty() {
+        table
+    } else {
+        match settings.constraints.restrict(table) {
+            Ok(t) => {
+                restricted = t;
+                &restricted
+            }
+            Err(why) => {
+                report.status = Status::Infeasible;
+                report
+                    .extra
+                    .insert("infeasible".into(), json!(why.to_string()));
+                return Ok(());
+            }
+        }
+    };
+    let ilp = FamilyIlp::new(table);
+    let outcome = match settings.formulation {
+        Formulation::Family => {
+            CutLoop::new(engine.as_ref()).solve(&ilp, &settings.options, progress)?
+        }
+        Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &settings.options)?,
+    };
+    fill_report(report, outcome)
+}
+
+fn fill_report(report: &mut LearnReport, outcome: IlpOutcome) -> anyhow::Result<()> {
+    report.status = match outcome.status {
+        IlpStatus::Optimal => Status::Optimal,
+        IlpStatus::Feasible => Status::Feasible,
+        IlpStatus::Infeasible => Status::Infeasible,
+        IlpStatus::Unknown => Status::Unknown,
+    };
+    if report.status == Status::Optimal && outcome.dag.is_none() {
+        bail!("internal error: the ILP engine reported optimality without a DAG");
+    }
+    report.dag = outcome.dag;
+    report.bound = outcome.bound;
+    let extra = &mut report.extra;
+    extra.insert("nodes".into(), json!(outcome.nodes));
+    extra.insert("cuts".into(), json!(outcome.cuts));
+    extra.insert(
+        "lp_iterations".into(),
+        outcome.lp_iterations.map_or(Value::Null, |n| json!(n)),
+    );
+    extra.insert(
+        "rounds".into(),
+        outcome.rounds.map_or(Value::Null, |n| json!(n)),
+    );
+    Ok(())
+}
