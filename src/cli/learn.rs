@@ -84,6 +84,7 @@ impl IlpArgs {
                     seed: self.seed,
                     verbose: self.solver_log,
                 },
+                heuristic_separation_only: self.heuristic_separation_only,
                 ..IlpOptions::default()
             },
             constraints,
