@@ -16,6 +16,9 @@ pub mod ordering;
 pub mod separation;
 pub mod sink;
 
+#[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
+mod tests;
+
 use crate::milp::{Limits, SolverError};
 use bnsl_formulations::family::separation::SeparationOptions;
 use bnsl_formulations::Dag;

@@ -1,0 +1,172 @@
+//! Every ILP engine on every compiled back-end against the DP oracle, on random score
+//! tables small enough for both.
+
+use super::cut_loop::CutLoop;
+use super::ordering::solve_ordering;
+use super::{FamilyIlpSolver, IlpOptions, IlpOutcome, IlpStatus};
+use crate::dp::{solve_dp, DpOptions};
+use crate::milp::{backends, Limits};
+use bnsl_formulations::{Candidate, FamilyIlp, ScoreTable, VarSet};
+use proptest::prelude::*;
+
+/// A random table: node v gets the empty set and up to 6 random parent sets of at most
+/// 3 other nodes, with scores that favour larger sets (so cycles tempt the relaxation).
+fn table_strategy() -> impl Strategy<Value = ScoreTable> {
+    (3usize..=7).prop_flat_map(|n| {
+        let node = prop::collection::vec((any::<u32>(), -400i32..0), 0..=6);
+        prop::collection::vec(node, n).prop_map(move |nodes| {
+            let candidates = nodes
+                .iter()
+                .enumerate()
+                .map(|(v, raw)| {
+                    let mut list = vec![Candidate {
+                        parents: VarSet::empty(n),
+                        score: -500.0,
+                    }];
+                    for &(bits, score) in raw {
+                        let parents = VarSet::from_members(
+                            n,
+                            (0..n).filter(|&u| u != v && bits >> u & 1 == 1).take(3),
+                        );
+                        if list.iter().all(|c| c.parents != parents) {
+                            list.push(Candidate {
+                                parents,
+                                score: f64::from(score) / 4.0,
+                            });
+                        }
+                    }
+                    list
+                })
+                .collect();
+            ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
+        })
+    })
+}
+
+fn assert_optimal(outcome: &IlpOutcome, table: &ScoreTable, optimum: f64, what: &str) {
+    assert_eq!(outcome.status, IlpStatus::Optimal, "{what}: {outcome:?}");
+    let dag = outcome.dag.as_ref().expect("optimal outcomes carry a DAG");
+    let score = dag.check(table).expect("a valid DAG");
+    assert!(
+        (score - optimum).abs() < 1e-9,
+        "{what}: {score} vs DP {optimum}"
+    );
+    assert_eq!(outcome.score, Some(score), "{what}");
+    assert!(outcome.bound.unwrap() >= score - 1e-9, "{what}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn every_engine_matches_the_dp_oracle(table in table_strategy()) {
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+        let ilp = FamilyIlp::new(&table);
+        let options = IlpOptions::default();
+        for backend in backends() {
+            let name = backend.name();
+            let cut_loop = CutLoop::new(backend.as_ref()).solve(&ilp, &options, &|_| {}).unwrap();
+            assert_optimal(&cut_loop, &table, optimum, &format!("{name} cut loop"));
+            let heuristic_only = IlpOptions { heuristic_separation_only: true, ..IlpOptions::default() };
+            let cut_loop = CutLoop::new(backend.as_ref()).solve(&ilp, &heuristic_only, &|_| {}).unwrap();
+            assert_optimal(&cut_loop, &table, optimum, &format!("{name} cut loop, heuristics only"));
+            let ordering = solve_ordering(backend.as_ref(), &ilp, &options).unwrap();
+            assert_optimal(&ordering, &table, optimum, &format!("{name} ordering"));
+        }
+    }
+}
+
+/// A table where x0 and x1 each want the other as parent.
+fn two_cycle() -> ScoreTable {
+    let c = |ps: &[usize], s| Candidate {
+        parents: VarSet::from_members(3, ps.iter().copied()),
+        score: s,
+    };
+    ScoreTable::new(
+        vec!["x0".into(), "x1".into(), "x2".into()],
+        vec![
+            vec![c(&[1], -1.0), c(&[], -10.0)],
+            vec![c(&[0], -1.0), c(&[], -10.0)],
+            vec![c(&[0, 1], -1.0), c(&[], -10.0)],
+        ],
+    )
+    .unwrap()
+}
+
+#[test]
+fn start_dags_are_used_and_optimum_kept() {
+    let table = two_cycle();
+    let start = {
+        let mut d = bnsl_formulations::Dag::empty(3);
+        d.set_parents(1, VarSet::from_members(3, [0]));
+        d
+    };
+    let ilp = FamilyIlp::new(&table);
+    let options = IlpOptions {
+        start: Some(start),
+        ..IlpOptions::default()
+    };
+    for backend in backends() {
+        let out = CutLoop::new(backend.as_ref())
+            .solve(&ilp, &options, &|_| {})
+            .unwrap();
+        assert_optimal(&out, &table, -12.0, backend.name());
+        let out = solve_ordering(backend.as_ref(), &ilp, &options).unwrap();
+        assert_optimal(&out, &table, -12.0, backend.name());
+    }
+}
+
+#[test]
+fn a_table_without_any_dag_is_infeasible() {
+    // Only each node's best candidate: x0 <- x1 and x1 <- x0 form a cycle.
+    let table = two_cycle();
+    let only_cycle = ScoreTable::new(
+        table.names().to_vec(),
+        (0..3).map(|v| table.candidates(v)[..1].to_vec()).collect(),
+    )
+    .unwrap();
+    let ilp = FamilyIlp::new(&only_cycle);
+    for backend in backends() {
+        let out = CutLoop::new(backend.as_ref())
+            .solve(&ilp, &IlpOptions::default(), &|_| {})
+            .unwrap();
+        assert_eq!(
+            out.status,
+            IlpStatus::Infeasible,
+            "{} cut loop",
+            backend.name()
+        );
+        assert_eq!(out.dag, None);
+        let out = solve_ordering(backend.as_ref(), &ilp, &IlpOptions::default()).unwrap();
+        assert_eq!(
+            out.status,
+            IlpStatus::Infeasible,
+            "{} ordering",
+            backend.name()
+        );
+    }
+}
+
+#[test]
+fn a_zero_time_limit_still_reports_consistently() {
+    let table = two_cycle();
+    let ilp = FamilyIlp::new(&table);
+    let options = IlpOptions {
+        limits: Limits {
+            time_limit: Some(0.0),
+            ..Limits::default()
+        },
+        ..IlpOptions::default()
+    };
+    for backend in backends() {
+        let out = CutLoop::new(backend.as_ref())
+            .solve(&ilp, &options, &|_| {})
+            .unwrap();
+        if let (Some(score), Some(bound)) = (out.score, out.bound) {
+            assert!(bound >= score - 1e-9, "{}", backend.name());
+        }
+        if let Some(dag) = &out.dag {
+            assert_eq!(dag.check(&table).ok(), out.score);
+        }
+    }
+}
