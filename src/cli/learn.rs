@@ -48,11 +48,11 @@ pub struct IlpArgs {
     #[arg(long, value_enum, default_value_t = Formulation::Family)]
     pub formulation: Formulation,
     /// Stop after this many seconds and report the best DAG and the bound.
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Stop once (bound − score) / |score| ≤ G (the status stays `feasible` unless the
     /// gap is closed).
-    #[arg(long, value_name = "G")]
+    #[arg(long, value_name = "G", allow_negative_numbers = true)]
     pub gap: Option<f64>,
     /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially).
     #[arg(long, value_name = "N")]
