@@ -147,7 +147,7 @@ fn validate_node(names: &[String], v: usize, list: &[Candidate]) -> Result<(), S
     if list.is_empty() {
         return Err(ScoreTableError::NoCandidates(name.clone()));
     }
-    let mut seen = rustc_hash::FxHashSet::default();
+    let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(list.len(), Default::default());
     for c in list {
         if !c.score.is_finite() {
             return Err(ScoreTableError::NonFiniteScore {

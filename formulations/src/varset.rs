@@ -145,6 +145,21 @@ impl VarSet {
         out
     }
 
+    /// The members of `self` that are not members of `other`.
+    pub fn difference(&self, other: &VarSet) -> VarSet {
+        debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());
+        let mut out = self.clone();
+        for (o, b) in out
+            .words
+            .as_mut_slice()
+            .iter_mut()
+            .zip(other.words.as_slice())
+        {
+            *o &= !b;
+        }
+        out
+    }
+
     /// A copy with `v` added.
     pub fn with(&self, v: usize) -> VarSet {
         let mut s = self.clone();
@@ -212,5 +227,13 @@ mod tests {
         let b = VarSet::from_members(70, [2]);
         assert_eq!(a.union(&b).to_vec(), vec![1, 2, 69]);
         assert_eq!(b.with(5).to_vec(), vec![2, 5]);
+    }
+
+    #[test]
+    fn difference_beyond_one_word() {
+        let a = VarSet::from_members(130, [1, 64, 129]);
+        let b = VarSet::from_members(130, [1, 2, 129]);
+        assert_eq!(a.difference(&b).to_vec(), vec![64]);
+        assert_eq!(b.difference(&a).to_vec(), vec![2]);
     }
 }

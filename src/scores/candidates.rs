@@ -25,6 +25,7 @@
 //!   superset of Π′ scores at most −r⁺(Π′)·ln r; if a subset beats that, Π′ is not extended.
 
 use super::local::{LocalScorer, ScoreKind, SetStats};
+use super::set_key::SetKey;
 use bnsl_formulations::{Candidate, ScoreTable, VarSet};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -76,8 +77,8 @@ struct Entry {
 }
 
 /// A parent set that passed the pre-scoring rules, waiting for its score.
-struct Proposal {
-    set: VarSet,
+struct Proposal<K> {
+    set: K,
     best_subset: f64,
     parent_states: f64,
 }
@@ -88,8 +89,12 @@ struct Proposal {
 /// the optimum lost by it is below 1e-12 relative per node.
 pub const TIE_TOLERANCE: f64 = 1e-12;
 
-type Level = FxHashMap<VarSet, Entry>;
-type StatsCache = FxHashMap<VarSet, SetStats>;
+/// The scored parent sets of one child and one size, in proposal order.
+type Level<K> = Vec<(K, Entry)>;
+/// A [`Level`] indexed by parent set, built when the next size is proposed from it.
+type LevelIndex<K> = FxHashMap<K, Entry>;
+/// Counted sets (without single-state members, see [`Generator::counted_as`]).
+type StatsCache<K> = FxHashMap<K, SetStats>;
 
 /// Scores all parent sets of every variable up to the limit, pruning as asked, and
 /// returns the kept candidates. `on_progress(k)` is called as families get scored.
@@ -101,38 +106,53 @@ pub fn generate_candidates(
     opts: &CandidateOptions,
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> (ScoreTable, GenerationStats) {
-    let gen = Generator::new(scorer, opts);
+    if u64::fits(scorer.data().n_vars()) {
+        generate::<u64>(scorer, opts, on_progress)
+    } else {
+        generate::<VarSet>(scorer, opts, on_progress)
+    }
+}
+
+/// [`generate_candidates`] with parent sets represented as `K` (see [`SetKey`]).
+fn generate<K: SetKey>(
+    scorer: &LocalScorer,
+    opts: &CandidateOptions,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> (ScoreTable, GenerationStats) {
+    let gen = Generator::<K>::new(scorer, opts);
     let n = scorer.data().n_vars();
-    let mut levels: Vec<Vec<Level>> = vec![Vec::new(); n];
+    let mut levels: Vec<Vec<Level<K>>> = vec![Vec::new(); n];
     let mut cache = StatsCache::default();
     let mut stats = GenerationStats {
         parent_limit: gen.limit,
         ..Default::default()
     };
     for size in 0..=gen.limit {
-        let proposals: Vec<Vec<Proposal>> = (0..n)
-            .into_par_iter()
-            .map(|child| gen.propose(child, size, &levels, &cache))
+        let prev: Vec<LevelIndex<K>> = levels
+            .par_iter()
+            .map(|child| child.last().map_or_else(Default::default, index))
             .collect();
+        let proposals: Vec<Vec<Proposal<K>>> = (0..n)
+            .into_par_iter()
+            .map(|child| gen.propose(child, size, &prev, &cache))
+            .collect();
+        drop(prev);
         stats.sets_counted += gen.count_sets(&proposals, &mut cache);
-        let next: Vec<Level> = proposals
+        let next: Vec<Level<K>> = proposals
             .into_par_iter()
             .enumerate()
             .map(|(child, props)| {
                 on_progress(props.len() as u64);
-                let mut level = Level::with_capacity_and_hasher(props.len(), Default::default());
-                level.extend(
-                    props
-                        .into_iter()
-                        .map(|p| (p.set.clone(), gen.score_entry(child, p, &cache))),
-                );
-                level
+                props
+                    .into_iter()
+                    .map(|p| (p.set.clone(), gen.score_entry(child, p, &cache)))
+                    .collect()
             })
             .collect();
         let mut any = false;
         for (child, level) in next.into_iter().enumerate() {
             stats.families_scored += level.len() as u64;
-            any |= level.values().any(|e| e.extendable);
+            any |= level.iter().any(|(_, e)| e.extendable);
             levels[child].push(level);
         }
         if !any {
@@ -149,15 +169,23 @@ pub fn generate_candidates(
     (table, stats)
 }
 
-struct Generator<'s, 'd> {
+/// A level indexed by parent set.
+fn index<K: SetKey>(level: &Level<K>) -> LevelIndex<K> {
+    level.iter().cloned().collect()
+}
+
+struct Generator<'s, 'd, K> {
     scorer: &'s LocalScorer<'d>,
     pruning: Pruning,
     limit: usize,
     rows: f64,
     n: usize,
+    /// The variables with a single state: they split no configuration and multiply no
+    /// state count, so a set has exactly the counts, F and G of the set without them.
+    single_state: K,
 }
 
-impl<'s, 'd> Generator<'s, 'd> {
+impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
     fn new(scorer: &'s LocalScorer<'d>, opts: &CandidateOptions) -> Self {
         let n = scorer.data().n_vars();
         let rows = scorer.data().n_rows() as f64;
@@ -169,12 +197,16 @@ impl<'s, 'd> Generator<'s, 'd> {
             let cor1 = (rows.log2() + eps).ceil().max(0.0) as usize;
             limit = limit.min(cor1);
         }
+        let single_state = (0..n)
+            .filter(|&v| scorer.arities()[v] == 1)
+            .fold(K::empty(n), |s, v| s.with(v));
         Generator {
             scorer,
             pruning: opts.pruning,
             limit,
             rows,
             n,
+            single_state,
         }
     }
 
@@ -203,27 +235,28 @@ impl<'s, 'd> Generator<'s, 'd> {
 
     /// The parent sets of `size` members of `child` that pass the pre-scoring rules:
     /// every immediate subset was kept extendable, and Thm 1 / Thm 3 (BIC) do not apply.
+    /// `prev` holds every child's level of `size − 1` (unused for `size` 0).
     fn propose(
         &self,
         child: usize,
         size: usize,
-        levels: &[Vec<Level>],
-        cache: &StatsCache,
-    ) -> Vec<Proposal> {
+        prev: &[LevelIndex<K>],
+        cache: &StatsCache<K>,
+    ) -> Vec<Proposal<K>> {
         if size == 0 {
             return vec![Proposal {
-                set: VarSet::empty(self.n),
+                set: K::empty(self.n),
                 best_subset: f64::NEG_INFINITY,
                 parent_states: 1.0,
             }];
         }
-        let prev = &levels[child][size - 1];
+        let own = &prev[child];
         let mut out = Vec::new();
-        for (base, base_entry) in prev.iter().filter(|(_, e)| e.extendable) {
-            let top = base.iter().last().map_or(0, |m| m + 1);
+        for (base, base_entry) in own.iter().filter(|(_, e)| e.extendable) {
+            let top = base.last().map_or(0, |m| m + 1);
             for x in (top..self.n).filter(|&x| x != child) {
                 let set = base.with(x);
-                let Some(best_subset) = self.best_extendable_subset(&set, prev) else {
+                let Some(best_subset) = self.best_extendable_subset(&set, own) else {
                     continue;
                 };
                 let parent_states = base_entry.parent_states * self.arity(x);
@@ -251,9 +284,9 @@ impl<'s, 'd> Generator<'s, 'd> {
 
     /// The best score over the proper subsets of `set`, or `None` if an immediate subset
     /// is missing or may not be extended.
-    fn best_extendable_subset(&self, set: &VarSet, prev: &Level) -> Option<f64> {
+    fn best_extendable_subset(&self, set: &K, prev: &LevelIndex<K>) -> Option<f64> {
         let mut best = f64::NEG_INFINITY;
-        for y in set.iter() {
+        for y in set.members() {
             let sub = prev.get(&set.without(y)).filter(|e| e.extendable)?;
             best = best.max(sub.score).max(sub.best_subset);
         }
@@ -264,21 +297,28 @@ impl<'s, 'd> Generator<'s, 'd> {
     fn pruned_by_bic_bounds(
         &self,
         child: usize,
-        set: &VarSet,
+        set: &K,
         best_subset: f64,
         q: f64,
-        prev: &Level,
-        cache: &StatsCache,
+        prev: &[LevelIndex<K>],
+        cache: &StatsCache<K>,
     ) -> bool {
         let w = self.scorer.bic_weight();
         let r = self.arity(child);
         if self.beats(best_subset, -w * (r - 1.0) * q) {
             return true;
         }
-        set.iter().any(|j| {
+        // Thm 3 reads G(set) only where a family (Y | set \ {Y}) was scored at the previous
+        // level, i.e. where counting it cost nothing extra.
+        let scored_as_family = set.members().any(|y| prev[y].contains_key(&set.without(y)));
+        if !scored_as_family {
+            return false;
+        }
+        let with_j = &cache[&self.counted_as(set)];
+        set.members().any(|j| {
             let base = set.without(j);
-            let (Some(own), Some(base_stats), Some(with_j)) =
-                (prev.get(&base), cache.get(&base), cache.get(&base.with(j)))
+            let (Some(own), Some(base_stats)) =
+                (prev[child].get(&base), cache.get(&self.counted_as(&base)))
             else {
                 return false;
             };
@@ -289,48 +329,57 @@ impl<'s, 'd> Generator<'s, 'd> {
         })
     }
 
-    /// Counts, in parallel, every set the proposals need (Π and Π ∪ {X}) that is not yet
-    /// in the cache; returns how many were counted. Sets are grouped by their prefix
+    /// Counts, in parallel, every set the proposals need (Π and Π ∪ {X}, each as
+    /// [`Self::counted_as`]) that is not yet in the cache; returns how many were counted. Sets are grouped by their prefix
     /// (the set without its largest member) so each group shares one pass for the prefix.
-    fn count_sets(&self, proposals: &[Vec<Proposal>], cache: &mut StatsCache) -> u64 {
+    fn count_sets(&self, proposals: &[Vec<Proposal<K>>], cache: &mut StatsCache<K>) -> u64 {
         // (prefix, last member) of every needed set, deduplicated by a parallel sort.
-        let mut needed: Vec<(VarSet, usize)> = proposals
+        let mut needed: Vec<(K, usize)> = proposals
             .par_iter()
             .enumerate()
             .flat_map_iter(|(child, props)| {
                 let cache = &*cache;
                 props
                     .iter()
-                    .flat_map(move |p| [p.set.clone(), p.set.with(child)])
+                    .flat_map(move |p| {
+                        [self.counted_as(&p.set), self.counted_as(&p.set.with(child))]
+                    })
                     .filter(move |s| !cache.contains_key(s))
-                    .filter_map(|s| s.iter().last().map(|last| (s.without(last), last)))
+                    .filter_map(|s| s.last().map(|last| (s.without(last), last)))
             })
             .collect();
         needed.par_sort_unstable();
         needed.dedup();
-        if !cache.contains_key(&VarSet::empty(self.n)) {
-            cache.insert(VarSet::empty(self.n), self.scorer.set_stats(&[]));
-        }
-        let groups: Vec<&[(VarSet, usize)]> = needed.chunk_by(|a, b| a.0 == b.0).collect();
-        let counted: Vec<(VarSet, SetStats)> = groups
+        cache
+            .entry(K::empty(self.n))
+            .or_insert_with(|| self.scorer.set_stats(&[]));
+        let groups: Vec<&[(K, usize)]> = needed.chunk_by(|a, b| a.0 == b.0).collect();
+        let counted: Vec<(K, SetStats)> = groups
             .into_par_iter()
             .flat_map_iter(|group| {
                 let prefix = &group[0].0;
                 let exts: Vec<usize> = group.iter().map(|(_, v)| *v).collect();
-                let stats = self.scorer.extension_stats(&prefix.to_vec(), &exts);
+                let members: Vec<usize> = prefix.members().collect();
+                let stats = self.scorer.extension_stats(&members, &exts);
                 exts.into_iter()
                     .zip(stats)
                     .map(move |(v, st)| (prefix.with(v), st))
             })
             .collect();
         let k = counted.len() as u64;
+        cache.reserve(counted.len());
         cache.extend(counted);
         k
     }
 
-    fn score_entry(&self, child: usize, p: Proposal, cache: &StatsCache) -> Entry {
-        let family = &cache[&p.set.with(child)];
-        let parents = &cache[&p.set];
+    /// The set whose counts stand for `set`'s: `set` without its single-state members.
+    fn counted_as(&self, set: &K) -> K {
+        set.minus(&self.single_state)
+    }
+
+    fn score_entry(&self, child: usize, p: Proposal<K>, cache: &StatsCache<K>) -> Entry {
+        let family = &cache[&self.counted_as(&p.set.with(child))];
+        let parents = &cache[&self.counted_as(&p.set)];
         let fs = self
             .scorer
             .family_from_stats(child, p.parent_states, family, parents);
@@ -362,16 +411,97 @@ impl<'s, 'd> Generator<'s, 'd> {
         q > (self.rows * r.ln() + eps) / (self.scorer.bic_weight() * (r - 1.0))
     }
 
-    /// The kept candidates of one child: every scored set not beaten by a subset (Lemma 1).
-    fn kept(&self, levels: Vec<Level>) -> Vec<Candidate> {
-        levels
+    /// The kept candidates of one child: every scored set not beaten by a subset (Lemma 1),
+    /// in [`ScoreTable`]'s order (best first, then smaller sets, then by set), which is
+    /// cheaper to establish on keys than on [`Candidate`]s.
+    fn kept(&self, levels: Vec<Level<K>>) -> Vec<Candidate> {
+        let mut kept: Vec<(f64, K)> = levels
             .into_iter()
             .flatten()
             .filter(|(_, e)| !self.dominated(e.best_subset, e.score))
-            .map(|(parents, e)| Candidate {
-                parents,
-                score: e.score,
+            .map(|(parents, e)| (e.score, parents))
+            .collect();
+        kept.sort_unstable_by(|a, b| {
+            b.0.total_cmp(&a.0)
+                .then_with(|| a.1.len().cmp(&b.1.len()))
+                .then_with(|| a.1.cmp(&b.1))
+        });
+        kept.into_iter()
+            .map(|(score, parents)| Candidate {
+                parents: parents.to_varset(self.n),
+                score,
             })
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::data::{DataSet, Variable};
+    use proptest::prelude::*;
+
+    /// Random data whose variables have 1 to 3 states (single-state ones included).
+    fn data() -> impl Strategy<Value = DataSet> {
+        (proptest::collection::vec(1usize..=3, 2..=5), 1usize..30).prop_flat_map(
+            |(arities, rows)| {
+                let cols = proptest::collection::vec(
+                    proptest::collection::vec(any::<u8>(), rows),
+                    arities.len(),
+                );
+                (Just(arities), cols).prop_map(|(arities, cols)| {
+                    let vars = arities
+                        .iter()
+                        .enumerate()
+                        .map(|(v, &a)| Variable::with_arity(format!("x{v}"), a))
+                        .collect();
+                    let cols = cols
+                        .into_iter()
+                        .zip(&arities)
+                        .map(|(col, &a)| col.into_iter().map(|x| x % a as u8).collect())
+                        .collect();
+                    DataSet::new(vars, cols)
+                })
+            },
+        )
+    }
+
+    fn kinds() -> impl Strategy<Value = ScoreKind> {
+        prop_oneof![Just(ScoreKind::Bic), Just(ScoreKind::Bdeu { ess: 1.0 })]
+    }
+
+    fn prunings() -> impl Strategy<Value = Pruning> {
+        prop_oneof![
+            Just(Pruning::Off),
+            Just(Pruning::Gap(0.0)),
+            Just(Pruning::Gap(1.0))
+        ]
+    }
+
+    proptest! {
+        /// Bit-mask keys and `VarSet` keys generate the same table and statistics.
+        #[test]
+        fn mask_and_varset_keys_agree(d in data(), kind in kinds(), pruning in prunings()) {
+            let scorer = LocalScorer::new(&d, kind);
+            let opts = CandidateOptions { max_parents: None, pruning };
+            let by_mask = generate::<u64>(&scorer, &opts, &|_| {});
+            let by_varset = generate::<VarSet>(&scorer, &opts, &|_| {});
+            prop_assert_eq!(by_mask, by_varset);
+        }
+
+        /// Every score equals the family scored directly from its own two counts, which
+        /// keeps single-state parents and children (generation counts sets without them).
+        #[test]
+        fn scores_match_direct_scoring(d in data(), kind in kinds()) {
+            let scorer = LocalScorer::new(&d, kind);
+            let opts = CandidateOptions { max_parents: None, pruning: Pruning::Off };
+            let (table, _) = generate_candidates(&scorer, &opts, &|_| {});
+            for v in 0..table.n() {
+                for c in table.candidates(v) {
+                    let direct = scorer.score(v, &c.parents.to_vec()).score;
+                    prop_assert!((c.score - direct).abs() <= 1e-9 * direct.abs().max(1.0));
+                }
+            }
+        }
     }
 }

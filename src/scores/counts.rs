@@ -16,18 +16,21 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// Per-thread buffers reused across calls: the prefix's row keys, the dense tables
+/// (kept zeroed between calls) and the rows' cell indices.
 #[derive(Default)]
 struct Scratch {
     keys: Vec<u32>,
     dense: Vec<u32>,
+    idx: Vec<u32>,
 }
 
 /// Counts every set `prefix ∪ {v}` for `v` in `extensions` (each `v` outside `prefix`),
 /// calling `visit(i, count)` for each non-zero cell of the table of `prefix ∪ {extensions[i]}`.
 ///
-/// The prefix's row keys are computed once and each extension is counted in one fused
-/// pass over the rows, which is how scoring shares work between sets (a set of s + 1
-/// variables costs one pass, not s + 1).
+/// The prefix's row keys are computed once and shared by every extension, which is how
+/// scoring shares work between sets (a set of s + 1 variables costs one pass over the
+/// rows, not s + 1).
 pub fn count_extensions(
     data: &DataSet,
     arities: &[usize],
@@ -43,7 +46,7 @@ pub fn count_extensions(
     let fits = |v: usize| prefix_states * (arities[v] as f64) <= dense_limit;
     SCRATCH.with(|s| {
         let mut s = s.borrow_mut();
-        let Scratch { keys, dense } = &mut *s;
+        let Scratch { keys, dense, idx } = &mut *s;
         keys.clear();
         if prefix.is_empty() {
             keys.resize(rows, 0);
@@ -60,60 +63,51 @@ pub fn count_extensions(
                 count_sparse(data, arities, &vars, &mut |c| visit(i, c));
             }
         }
-        for block in dense_exts.chunks(BLOCK) {
-            let tables: Vec<DenseTable> = block
-                .iter()
-                .scan(0, |offset, &i| {
-                    let v = extensions[i];
-                    let t = DenseTable {
-                        offset: *offset,
-                        radix: arities[v],
-                        column: data.column(v),
-                    };
-                    *offset += prefix_states as usize * arities[v];
-                    Some(t)
-                })
-                .collect();
-            let cells = tables
-                .last()
-                .map_or(0, |t| t.offset + prefix_states as usize * t.radix);
-            if dense.len() < cells {
-                dense.resize(cells, 0);
-            }
-            match <&[DenseTable; BLOCK]>::try_from(&tables[..]) {
-                Ok(full) => count_block(keys, full, &mut dense[..cells]),
-                Err(_) => tables.iter().for_each(|t| {
-                    count_block::<1>(keys, std::array::from_ref(t), &mut dense[..cells])
-                }),
-            }
-            // Visit and reset in one sweep, so the buffer stays zeroed between sets.
-            for (t, &i) in tables.iter().zip(block) {
-                let table = &mut dense[t.offset..t.offset + prefix_states as usize * t.radix];
-                for c in table.iter_mut().filter(|c| **c > 0) {
-                    visit(i, *c);
-                    *c = 0;
-                }
-            }
+        let cells_of = |i: &usize| prefix_states as usize * arities[extensions[*i]];
+        let most = dense_exts.iter().map(cells_of).max().unwrap_or(0);
+        if dense.len() < 2 * most {
+            dense.resize(2 * most, 0);
+        }
+        for i in dense_exts {
+            let v = extensions[i];
+            let halves = &mut dense[..2 * cells_of(&i)];
+            count_dense(keys, data.column(v), arities[v] as u32, idx, halves, |c| {
+                visit(i, c)
+            });
         }
     })
 }
 
-/// Extensions counted together in one pass over the rows: their increments are
-/// independent, so the processor overlaps them instead of waiting on each in turn.
-const BLOCK: usize = 4;
-
-/// Where one extension's table lives in the shared buffer, and its column.
-struct DenseTable<'d> {
-    offset: usize,
-    radix: usize,
-    column: &'d [u8],
-}
-
-/// Adds every row to each table: cell `offset + key · radix + value`.
-fn count_block<const B: usize>(keys: &[u32], tables: &[DenseTable; B], dense: &mut [u32]) {
-    for (row, &k) in keys.iter().enumerate() {
-        for t in tables {
-            dense[t.offset + k as usize * t.radix + t.column[row] as usize] += 1;
+/// Counts the rows into the dense table with cells `key · radix + value` and visits its
+/// non-zero cells in index order, leaving `halves` zeroed.
+///
+/// Cell indices are computed first, in a pass the compiler vectorises; the increments then
+/// alternate between the two halves of `halves` (summed by the visiting sweep), so
+/// consecutive rows that hit the same cell do not wait on each other's update.
+fn count_dense(
+    keys: &[u32],
+    column: &[u8],
+    radix: u32,
+    idx: &mut Vec<u32>,
+    halves: &mut [u32],
+    mut visit: impl FnMut(u32),
+) {
+    idx.clear();
+    idx.extend(keys.iter().zip(column).map(|(&k, &x)| k * radix + x as u32));
+    let (even, odd) = halves.split_at_mut(halves.len() / 2);
+    let mut pairs = idx.chunks_exact(2);
+    for pair in &mut pairs {
+        even[pair[0] as usize] += 1;
+        odd[pair[1] as usize] += 1;
+    }
+    for &j in pairs.remainder() {
+        even[j as usize] += 1;
+    }
+    for (a, b) in even.iter_mut().zip(odd) {
+        if *a + *b > 0 {
+            visit(*a + *b);
+            *a = 0;
+            *b = 0;
         }
     }
 }
@@ -179,6 +173,7 @@ fn count_wide(data: &DataSet, vars: &[usize], mut visit: impl FnMut(u32)) {
 mod tests {
     use super::*;
     use crate::data::Variable;
+    use proptest::strategy::Strategy;
 
     fn data() -> DataSet {
         let vars = vec![
@@ -234,6 +229,41 @@ mod tests {
         count_extensions(&d, &big, &[0], &[1], |_, c| got.push(c));
         got.sort();
         assert_eq!(got, counts(&d, &[0, 1]));
+    }
+
+    proptest::proptest! {
+        /// Random data with odd and even row counts (the dense path splits rows in pairs),
+        /// single-state variables and no rows at all.
+        #[test]
+        fn random_extensions_match_direct_counts(
+            arities in proptest::collection::vec(1usize..=4, 4),
+            raw in (0usize..40).prop_flat_map(|rows| {
+                proptest::collection::vec(proptest::collection::vec(0u8..=255, rows), 4)
+            }),
+        ) {
+            let cols: Vec<Vec<u8>> = raw
+                .iter()
+                .zip(&arities)
+                .map(|(col, &a)| col.iter().map(|&x| x % a as u8).collect())
+                .collect();
+            let vars = arities
+                .iter()
+                .enumerate()
+                .map(|(v, &a)| Variable::with_arity(format!("x{v}"), a))
+                .collect();
+            let d = DataSet::new(vars, cols);
+            for prefix in [vec![], vec![2], vec![0, 3]] {
+                let exts: Vec<usize> = (0..4).filter(|v| !prefix.contains(v)).collect();
+                let mut got = vec![Vec::new(); exts.len()];
+                count_extensions(&d, &arities, &prefix, &exts, |i, c| got[i].push(c));
+                for (i, &v) in exts.iter().enumerate() {
+                    let mut vars = prefix.clone();
+                    vars.push(v);
+                    got[i].sort();
+                    proptest::prop_assert_eq!(&got[i], &counts(&d, &vars));
+                }
+            }
+        }
     }
 
     #[test]

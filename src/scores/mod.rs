@@ -3,6 +3,7 @@
 pub mod candidates;
 pub mod counts;
 pub mod local;
+mod set_key;
 
 pub use candidates::{
     generate_candidates, CandidateOptions, GenerationStats, Pruning, TIE_TOLERANCE,
