@@ -217,6 +217,9 @@ fn finite(x: f64) -> Option<f64> {
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod testkit;
 
+#[cfg(all(test, feature = "highs"))]
+mod file_roundtrip;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,14 @@
 //! `bnsl-solvers` translate it to HiGHS, CBC or SCIP, and the LP/MPS writers print it.
 //! Rows are ranged, `lower <= a·x <= upper`, with `f64::INFINITY` /
 //! `f64::NEG_INFINITY` for an open side, as in the HiGHS and CBC C interfaces.
+//!
+//! [`lp_format`] and [`mps_format`] write a model as a CPLEX LP or free MPS file, so that
+//! any other solver (Gurobi, CPLEX, SCIP, CBC, HiGHS) can be run on the very same model
+//! (SPEC C11); [`tokens`] holds the name and number spelling both formats share.
+
+pub mod lp_format;
+pub mod mps_format;
+pub mod tokens;
 
 /// Direction of optimisation. BNSL maximises the total score.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -70,6 +78,34 @@ pub struct Row {
     pub lower: f64,
     /// Upper side, possibly `f64::INFINITY`.
     pub upper: f64,
+}
+
+/// The shape of a row's sides, as the LP and MPS formats distinguish them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RowKind {
+    /// Both sides infinite: the row constrains nothing.
+    Free,
+    /// `a·x = rhs` (both sides equal).
+    Equal(f64),
+    /// `a·x <= upper` (lower side infinite).
+    AtMost(f64),
+    /// `a·x >= lower` (upper side infinite).
+    AtLeast(f64),
+    /// `lower <= a·x <= upper` with two different finite sides.
+    Ranged(f64, f64),
+}
+
+impl Row {
+    /// Classifies the row by which of its sides are finite.
+    pub fn kind(&self) -> RowKind {
+        match (self.lower.is_finite(), self.upper.is_finite()) {
+            (false, false) => RowKind::Free,
+            (false, true) => RowKind::AtMost(self.upper),
+            (true, false) => RowKind::AtLeast(self.lower),
+            (true, true) if self.lower == self.upper => RowKind::Equal(self.lower),
+            (true, true) => RowKind::Ranged(self.lower, self.upper),
+        }
+    }
 }
 
 /// Why a variable or a row cannot be added to a model.
@@ -456,6 +492,25 @@ mod tests {
         assert!((m.max_violation(&[0.0, 3.0, 0.0]) - 2.0).abs() < 1e-12);
         // x = 2 breaks its upper bound by 1 (and `fix` by 1).
         assert!((m.max_violation(&[2.0, 0.0, 0.0]) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn classifies_rows() {
+        let (mut m, x, ..) = small();
+        m.add_row("free", [(x, 1.0)], f64::NEG_INFINITY, f64::INFINITY)
+            .unwrap();
+        m.add_ge("ge", [(x, 1.0)], -2.0).unwrap();
+        let kinds: Vec<RowKind> = m.rows().iter().map(Row::kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                RowKind::AtMost(4.0),
+                RowKind::Ranged(-1.0, 1.5),
+                RowKind::Equal(1.0),
+                RowKind::Free,
+                RowKind::AtLeast(-2.0),
+            ]
+        );
     }
 
     #[test]
