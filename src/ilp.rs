@@ -7,8 +7,10 @@ use anyhow::{anyhow, bail};
 use bnsl_formulations::{FamilyIlp, ScoreTable, StructuralConstraints};
 use bnsl_solvers::ilp::cut_loop::CutLoop;
 use bnsl_solvers::ilp::ordering::solve_ordering;
+#[cfg(feature = "scip")]
+use bnsl_solvers::ilp::scip_bc::{ScipBcSettings, ScipBranchAndCut};
 use bnsl_solvers::ilp::{FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
-use bnsl_solvers::milp::{backend, backends};
+use bnsl_solvers::milp::{backend, backends, MilpBackend};
 use serde_json::{json, Value};
 
 /// Which program is solved.
@@ -43,6 +45,9 @@ pub struct IlpSettings {
     pub options: IlpOptions,
     /// Required/forbidden arcs and parent limits.
     pub constraints: StructuralConstraints,
+    /// `name=value` settings of the SCIP branch-and-cut engine (`--scip-param`): SCIP
+    /// parameters, and the engine's own under `bnsl/`.
+    pub scip_params: Vec<(String, String)>,
 }
 
 impl Default for IlpSettings {
@@ -52,6 +57,7 @@ impl Default for IlpSettings {
             formulation: Formulation::Family,
             options: IlpOptions::default(),
             constraints: StructuralConstraints::default(),
+            scip_params: Vec::new(),
         }
     }
 }
@@ -113,11 +119,31 @@ pub fn run_ilp(
     let ilp = FamilyIlp::new(table);
     let outcome = match settings.formulation {
         Formulation::Family => {
-            CutLoop::new(engine.as_ref()).solve(&ilp, &settings.options, progress)?
+            family_engine(engine.as_ref(), settings)?.solve(&ilp, &settings.options, progress)?
         }
         Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &settings.options)?,
     };
     fill_report(report, outcome)
+}
+
+/// The engine for the family formulation: SCIP's branch and cut on SCIP, the cut loop on
+/// the other back-ends.
+fn family_engine<'b>(
+    backend: &'b dyn MilpBackend,
+    settings: &IlpSettings,
+) -> anyhow::Result<Box<dyn FamilyIlpSolver + 'b>> {
+    #[cfg(feature = "scip")]
+    if backend.name() == "scip" {
+        let scip = ScipBcSettings::from_params(&settings.scip_params)?;
+        return Ok(Box::new(ScipBranchAndCut::new(scip)));
+    }
+    if !settings.scip_params.is_empty() {
+        bail!(
+            "--scip-param applies to the SCIP back-end only (this run uses {})",
+            backend.name()
+        );
+    }
+    Ok(Box::new(CutLoop::new(backend)))
 }
 
 fn fill_report(report: &mut LearnReport, outcome: IlpOutcome) -> anyhow::Result<()> {

@@ -69,6 +69,22 @@ pub struct IlpArgs {
     /// Print the back-end's own log.
     #[arg(long)]
     pub solver_log: bool,
+    /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable): any SCIP
+    /// parameter (e.g. separating/maxrounds=5), or the engine's own bnsl/sub_ip_depth,
+    /// bnsl/heuristic_depth, bnsl/removable_cuts. See README.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
+    pub scip_param: Vec<(String, String)>,
+}
+
+fn parse_scip_param(text: &str) -> Result<(String, String), String> {
+    let (name, value) = text
+        .split_once('=')
+        .ok_or_else(|| format!("`{text}` is not NAME=VALUE"))?;
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(format!("`{text}` has no parameter name"));
+    }
+    Ok((name.to_string(), value.trim().to_string()))
 }
 
 impl IlpArgs {
@@ -88,6 +104,7 @@ impl IlpArgs {
                 ..IlpOptions::default()
             },
             constraints,
+            scip_params: self.scip_param.clone(),
         }
     }
 }

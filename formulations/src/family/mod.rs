@@ -14,6 +14,7 @@
 //! ([`separation`]); [`FamilyIlp::model`] holds only the convexity rows.
 
 pub mod cluster;
+pub mod cluster_search;
 pub mod separation;
 pub mod separation_ip;
 

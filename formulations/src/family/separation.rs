@@ -214,21 +214,19 @@ pub fn short_cycles(support: &Support) -> Vec<VarSet> {
         dist[s] = 0.0;
         let mut closing = (f64::INFINITY, usize::MAX);
         // Dense Dijkstra: O(n²) per source, no heap needed at these sizes.
-        loop {
-            let Some(u) = (0..n)
-                .filter(|&u| !done[u] && dist[u] < 1.0)
-                .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
-            else {
-                break;
-            };
+        while let Some(u) = (0..n)
+            .filter(|&u| !done[u] && dist[u] < 1.0)
+            .min_by(|&a, &b| dist[a].total_cmp(&dist[b]))
+        {
             done[u] = true;
-            let back = 1.0 - support.weight(u, s);
+            let back = arc_length(support.weight(u, s));
             if support.weight(u, s) > SUPPORT_TOLERANCE && dist[u] + back < closing.0 {
                 closing = (dist[u] + back, u);
             }
             for v in support.successors(u) {
-                let d = dist[u] + 1.0 - support.weight(u, v);
-                if v != s && d < dist[v] {
+                let d = dist[u] + arc_length(support.weight(u, v));
+                // Settled nodes keep their predecessor: the tree stays acyclic.
+                if v != s && !done[v] && d < dist[v] {
                     dist[v] = d;
                     pred[v] = u;
                 }
@@ -247,6 +245,12 @@ pub fn short_cycles(support: &Support) -> Vec<VarSet> {
         }
     }
     cycles
+}
+
+/// The length `1 − w` of an arc of weight `w`, never negative (solvers' values may
+/// exceed 1 by their tolerance, and Dijkstra needs non-negative lengths).
+fn arc_length(weight: f64) -> f64 {
+    (1.0 - weight).max(0.0)
 }
 
 /// Grows `cluster` one node at a time, each time adding the node that increases the
@@ -348,5 +352,17 @@ mod tests {
         let cuts = separate_heuristically(&ilp, &support, &SeparationOptions::default());
         assert_eq!(cuts.len(), 1);
         assert!((cuts[0].violation(&values) - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn weights_above_one_do_not_break_the_cycle_search() {
+        let t = table();
+        let ilp = FamilyIlp::new(&t);
+        // A solver's tolerance can push values (and arc weights) a hair above 1.
+        let values = ilp.values_of(&dag(&[(0, 1), (1, 2), (2, 0)])).unwrap();
+        let values: Vec<f64> = values.iter().map(|x| x * (1.0 + 1e-7)).collect();
+        let support = Support::new(&ilp, &values);
+        let cycles = short_cycles(&support);
+        assert!(cycles.contains(&VarSet::from_members(4, [0, 1, 2])));
     }
 }

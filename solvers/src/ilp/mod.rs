@@ -2,6 +2,9 @@
 //!
 //! The program and its cluster cuts are built in `bnsl_formulations::family`; this module
 //! solves it. Engines:
+//! - [`scip_bc::ScipBranchAndCut`] (feature `scip`): one SCIP branch and cut with an
+//!   acyclicity constraint handler, a cluster-cut separator and the sink heuristic as
+//!   plugins (GOBNILP's design).
 //! - [`cut_loop::CutLoop`], for any [`MilpBackend`] (HiGHS and CBC, which have no
 //!   lazy-constraint callback): cutting-plane rounds on the LP relaxation, then MIP
 //!   solves that add the clusters of any cycle and re-solve, warm-started from the best
@@ -13,6 +16,8 @@
 
 pub mod cut_loop;
 pub mod ordering;
+#[cfg(feature = "scip")]
+pub mod scip_bc;
 pub mod separation;
 pub mod sink;
 

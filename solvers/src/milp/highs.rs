@@ -48,10 +48,50 @@ impl WarmStart for HighsBackend {
     }
 }
 
+/// A value of a HiGHS option.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum HighsOption {
+    /// A bool option.
+    Bool(bool),
+    /// An int option.
+    Int(i32),
+    /// A double option.
+    Real(f64),
+    /// A string option.
+    Text(&'static str),
+}
+
+/// HiGHS with extra options, set after the limits (for instance lighter settings for
+/// the many small separation sub-IPs).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TunedHighs {
+    /// (HiGHS option name, value) pairs.
+    pub options: Vec<(&'static str, HighsOption)>,
+}
+
+impl MilpBackend for TunedHighs {
+    fn name(&self) -> &'static str {
+        NAME
+    }
+
+    fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
+        run_with(model, limits, None, &self.options)
+    }
+}
+
 fn run(
     model: &MilpModel,
     limits: &Limits,
     start: Option<&[f64]>,
+) -> Result<MilpOutcome, SolverError> {
+    run_with(model, limits, start, &[])
+}
+
+fn run_with(
+    model: &MilpModel,
+    limits: &Limits,
+    start: Option<&[f64]>,
+    options: &[(&'static str, HighsOption)],
 ) -> Result<MilpOutcome, SolverError> {
     limits.validate()?;
     if let Some(outcome) = trivial_outcome(model) {
@@ -60,6 +100,14 @@ fn run(
     let begin = Instant::now();
     let mut highs = build(model)?;
     configure(&mut highs, limits)?;
+    for &(name, value) in options {
+        match value {
+            HighsOption::Bool(b) => set_option(&mut highs, name, b)?,
+            HighsOption::Int(i) => set_option(&mut highs, name, i)?,
+            HighsOption::Real(x) => set_option(&mut highs, name, x)?,
+            HighsOption::Text(t) => set_option(&mut highs, name, t)?,
+        }
+    }
     if let Some(values) = start {
         highs
             .try_set_solution(Some(values), None, None, None)

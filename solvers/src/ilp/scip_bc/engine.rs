@@ -1,0 +1,217 @@
+//! The state shared by the SCIP plugins of one branch-and-cut solve: the program, the
+//! SCIP variables of its family columns, the cluster cuts added so far, and the
+//! progress callback.
+
+use super::ScipBcSettings;
+use crate::ilp::separation::sub_ip_backend;
+use crate::ilp::{IlpOptions, IlpProgress};
+use crate::milp::MilpBackend;
+use bnsl_formulations::{ClusterCut, FamilyIlp, VarSet};
+use russcip::ffi;
+use rustc_hash::FxHashSet;
+use std::cell::RefCell;
+use std::ffi::CString;
+use std::rc::Rc;
+
+/// The engine state, shared by the constraint handler, separator, heuristic and event
+/// handler of one solve.
+pub(super) type Shared = Rc<RefCell<Engine>>;
+
+/// A SCIP call failed inside a callback; the code is handed back to SCIP.
+#[derive(Debug)]
+pub(super) struct ScipCallFailed(pub ffi::SCIP_RETCODE);
+
+/// Turns a SCIP return code into a `Result`.
+pub(super) fn check(code: ffi::SCIP_RETCODE) -> Result<(), ScipCallFailed> {
+    if code == ffi::SCIP_Retcode_SCIP_OKAY {
+        Ok(())
+    } else {
+        Err(ScipCallFailed(code))
+    }
+}
+
+/// See the module documentation.
+pub(super) struct Engine {
+    /// The program. Its lifetime is erased: the engine lives inside the SCIP instance,
+    /// which [`super::ScipBranchAndCut::solve`] frees before it returns.
+    pub ilp: FamilyIlp<'static>,
+    /// The original SCIP variable of every family column.
+    pub original: Vec<*mut ffi::SCIP_VAR>,
+    /// The transformed variables (filled on first use in the solving stage).
+    transformed: Vec<*mut ffi::SCIP_VAR>,
+    /// The clusters whose constraint was added.
+    pub clusters: FxHashSet<VarSet>,
+    /// Separation and heuristic settings.
+    pub options: IlpOptions,
+    /// Engine settings.
+    pub settings: ScipBcSettings,
+    /// Solver of the separation sub-IPs (`None`: heuristics only).
+    pub sub_ip: Option<Box<dyn MilpBackend>>,
+    /// Called whenever incumbent or bound improve (lifetime erased as for `ilp`).
+    progress: &'static dyn Fn(&IlpProgress),
+    /// The last snapshot reported.
+    last: IlpProgress,
+    /// The constraint handler that owns the cut rows (set when it is included).
+    pub conshdlr: *mut ffi::SCIP_CONSHDLR,
+    /// Reusable buffer for column values.
+    values: Vec<f64>,
+}
+
+impl Engine {
+    /// A new engine.
+    ///
+    /// # Safety
+    /// `ilp` and `progress` must outlive every use of the engine: the caller frees the
+    /// SCIP instance holding it before they go out of scope.
+    pub unsafe fn new(
+        ilp: &FamilyIlp<'_>,
+        original: Vec<*mut ffi::SCIP_VAR>,
+        options: &IlpOptions,
+        settings: &ScipBcSettings,
+        progress: &dyn Fn(&IlpProgress),
+    ) -> Self {
+        // SAFETY: lifetimes only; the caller guarantees the referents outlive the engine.
+        let ilp: FamilyIlp<'static> = unsafe { std::mem::transmute(ilp.clone()) };
+        let progress: &'static dyn Fn(&IlpProgress) = unsafe { std::mem::transmute(progress) };
+        let sub_ip = (!options.heuristic_separation_only)
+            .then(sub_ip_backend)
+            .flatten();
+        Engine {
+            ilp,
+            original,
+            transformed: Vec::new(),
+            clusters: FxHashSet::default(),
+            options: options.clone(),
+            settings: settings.clone(),
+            sub_ip,
+            progress,
+            last: IlpProgress::default(),
+            conshdlr: std::ptr::null_mut(),
+            values: Vec::new(),
+        }
+    }
+
+    /// The transformed variables of the family columns (solving stage only).
+    pub fn transformed(
+        &mut self,
+        scip: *mut ffi::SCIP,
+    ) -> Result<&mut [*mut ffi::SCIP_VAR], ScipCallFailed> {
+        if self.transformed.is_empty() {
+            let mut all = Vec::with_capacity(self.original.len());
+            for &var in &self.original {
+                let mut t = std::ptr::null_mut();
+                // SAFETY: `var` is a live original variable of `scip`.
+                check(unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) })?;
+                all.push(t);
+            }
+            self.transformed = all;
+        }
+        Ok(&mut self.transformed)
+    }
+
+    /// The column values of `sol` (null: the current LP or pseudo solution).
+    pub fn values(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        sol: *mut ffi::SCIP_SOL,
+    ) -> Result<Vec<f64>, ScipCallFailed> {
+        let mut values = std::mem::take(&mut self.values);
+        values.resize(self.original.len(), 0.0);
+        // SAFETY: `sol` is null or a live solution of `scip`.
+        let original = !sol.is_null() && unsafe { ffi::SCIPsolIsOriginal(sol) } != 0;
+        let vars = if original {
+            self.original.as_mut_ptr()
+        } else {
+            self.transformed(scip)?.as_mut_ptr()
+        };
+        let n = i32::try_from(values.len()).expect("column count fits in an int");
+        // SAFETY: `vars` and `values` hold `n` entries.
+        check(unsafe { ffi::SCIPgetSolVals(scip, sol, n, vars, values.as_mut_ptr()) })?;
+        // LP values may leave [0, 1] by the solver's tolerance.
+        for x in &mut values {
+            *x = x.clamp(0.0, 1.0);
+        }
+        Ok(values)
+    }
+
+    /// Gives a value buffer back for reuse.
+    pub fn recycle(&mut self, values: Vec<f64>) {
+        self.values = values;
+    }
+
+    /// Adds `cut` as a global row of the LP (and to the global cut pool). Returns
+    /// whether the row proved the node infeasible.
+    pub fn add_cut(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        cut: &ClusterCut,
+        force: bool,
+    ) -> Result<bool, ScipCallFailed> {
+        let name = CString::new(format!("cluster_{}", self.clusters.len()))
+            .expect("no NUL in a generated name");
+        let mut row = std::ptr::null_mut();
+        let removable = u32::from(self.settings.removable_cuts);
+        // SAFETY: plain SCIP calls in the solving stage on live objects; the row is
+        // released before returning.
+        unsafe {
+            check(ffi::SCIPcreateEmptyRowConshdlr(
+                scip,
+                &mut row,
+                self.conshdlr,
+                name.as_ptr(),
+                -ffi::SCIPinfinity(scip),
+                cut.rhs,
+                0,
+                0,
+                removable,
+            ))?;
+            let vars = self.transformed(scip)?;
+            let mut cols: Vec<*mut ffi::SCIP_VAR> = cut.columns.iter().map(|&c| vars[c]).collect();
+            let n = i32::try_from(cols.len()).expect("cut size fits in an int");
+            check(ffi::SCIPaddVarsToRowSameCoef(
+                scip,
+                row,
+                n,
+                cols.as_mut_ptr(),
+                1.0,
+            ))?;
+            let mut infeasible = 0;
+            check(ffi::SCIPaddRow(
+                scip,
+                row,
+                u32::from(force),
+                &mut infeasible,
+            ))?;
+            if infeasible == 0 {
+                check(ffi::SCIPaddPoolCut(scip, row))?;
+            }
+            check(ffi::SCIPreleaseRow(scip, &mut row))?;
+            self.clusters.insert(cut.cluster.clone());
+            Ok(infeasible != 0)
+        }
+    }
+
+    /// Calls the progress callback when incumbent or bound changed since the last call.
+    pub fn report(&mut self, scip: *mut ffi::SCIP) {
+        // SAFETY: statistics queries on a live instance in the solving stage.
+        let (primal, dual, nodes) = unsafe {
+            (
+                ffi::SCIPgetPrimalbound(scip),
+                ffi::SCIPgetDualbound(scip),
+                ffi::SCIPgetNTotalNodes(scip),
+            )
+        };
+        let finite = |x: f64| (x.is_finite() && x.abs() < 1e19).then_some(x);
+        let now = IlpProgress {
+            incumbent: finite(primal),
+            bound: finite(dual),
+            cuts: self.clusters.len() as u64,
+            nodes: u64::try_from(nodes).unwrap_or(0),
+            rounds: 0,
+        };
+        if now.incumbent != self.last.incumbent || now.bound != self.last.bound {
+            (self.progress)(&now);
+            self.last = now;
+        }
+    }
+}

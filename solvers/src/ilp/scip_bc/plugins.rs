@@ -1,0 +1,196 @@
+//! The russcip plugins of the branch-and-cut engine: the cluster-cut separator, the
+//! sink heuristic and the progress event handler.
+
+use super::engine::{check, Engine, ScipCallFailed, Shared};
+use crate::ilp::separation::separate_exactly;
+use crate::ilp::sink::round_to_dag;
+use bnsl_formulations::family::cluster_search::search_clusters;
+use bnsl_formulations::family::separation::{separate_heuristically, Support};
+use bnsl_formulations::ClusterCut;
+use russcip::prelude::*;
+use russcip::{
+    ffi, Event, EventMask, Eventhdlr, HeurResult, HeurTiming, Heuristic, SCIPEventhdlr,
+    SCIPSeparator, SeparationResult, Separator, Solving,
+};
+
+/// Separates cluster cuts from fractional LP solutions (Bartlett & Cussens 2017, §5),
+/// see [`find_cuts`].
+pub(super) struct ClusterSeparator(pub Shared);
+
+impl Separator for ClusterSeparator {
+    fn execute_lp(&mut self, model: Model<Solving>, _sep: SCIPSeparator) -> SeparationResult {
+        let scip = model.scip_ptr();
+        match self.separate(scip) {
+            Ok(result) => result,
+            Err(_) => SeparationResult::DidNotRun,
+        }
+    }
+}
+
+impl ClusterSeparator {
+    fn separate(&self, scip: *mut ffi::SCIP) -> Result<SeparationResult, ScipCallFailed> {
+        let mut engine = self.0.borrow_mut();
+        let values = engine.values(scip, std::ptr::null_mut())?;
+        // SAFETY: a query on the live instance in the solving stage.
+        let depth = unsafe { ffi::SCIPgetDepth(scip) };
+        let cuts = find_cuts(&engine, scip, &values, depth)?;
+        engine.recycle(values);
+        if cuts.is_empty() {
+            return Ok(SeparationResult::DidNotFind);
+        }
+        for cut in &cuts {
+            if engine.add_cut(scip, cut, false)? {
+                return Ok(SeparationResult::Cutoff);
+            }
+        }
+        Ok(SeparationResult::Separated)
+    }
+}
+
+/// Violated cluster cuts of `values`: the heuristics; when they find nothing, the
+/// combinatorial search ([`search_clusters`]) if it has a budget; when that finds no
+/// cluster without proving there is none, and the node is shallow enough, the sub-IP.
+fn find_cuts(
+    engine: &Engine,
+    scip: *mut ffi::SCIP,
+    values: &[f64],
+    depth: i32,
+) -> Result<Vec<ClusterCut>, ScipCallFailed> {
+    let ilp = &engine.ilp;
+    let options = &engine.options.separation;
+    let support = Support::new(ilp, values);
+    let cuts = separate_heuristically(ilp, &support, options);
+    if !cuts.is_empty() || engine.options.heuristic_separation_only {
+        return Ok(cuts);
+    }
+    if engine.settings.search_budget > 0 {
+        let found = search_clusters(
+            &support,
+            options.min_violation,
+            engine.settings.search_budget,
+            engine.settings.search_cuts,
+        );
+        if !found.clusters.is_empty() || found.complete {
+            return Ok(found
+                .clusters
+                .iter()
+                .map(|(_, c)| ilp.cluster_cut(c))
+                .collect());
+        }
+    }
+    let Some(backend) = engine
+        .sub_ip
+        .as_deref()
+        .filter(|_| depth <= engine.settings.sub_ip_depth)
+    else {
+        return Ok(Vec::new());
+    };
+    // SAFETY: queries on the live instance in the solving stage.
+    let time_left = unsafe {
+        let mut limit = 0.0;
+        check(ffi::SCIPgetRealParam(
+            scip,
+            c"limits/time".as_ptr(),
+            &mut limit,
+        ))?;
+        limit - ffi::SCIPgetSolvingTime(scip)
+    };
+    let time_limit = (time_left < 1e19).then_some(time_left.max(0.0));
+    Ok(
+        separate_exactly(ilp, values, &support, options, backend, time_limit)
+            .map(|round| round.cuts)
+            .unwrap_or_default(),
+    )
+}
+
+/// The sink heuristic ([`round_to_dag`]) on the LP solution of a node, submitted to SCIP
+/// when it beats the incumbent.
+pub(super) struct SinkHeuristic(pub Shared);
+
+impl Heuristic for SinkHeuristic {
+    fn execute(
+        &mut self,
+        model: Model<Solving>,
+        _timing: HeurTiming,
+        node_infeasible: bool,
+    ) -> HeurResult {
+        if node_infeasible {
+            return HeurResult::DidNotRun;
+        }
+        match self.run(model.scip_ptr()) {
+            Ok(result) => result,
+            Err(_) => HeurResult::DidNotRun,
+        }
+    }
+}
+
+impl SinkHeuristic {
+    fn run(&self, scip: *mut ffi::SCIP) -> Result<HeurResult, ScipCallFailed> {
+        // SAFETY: queries on the live instance in the solving stage.
+        let lp_solved = unsafe {
+            ffi::SCIPhasCurrentNodeLP(scip) != 0
+                && ffi::SCIPgetLPSolstat(scip) == ffi::SCIP_LPSolStat_SCIP_LPSOLSTAT_OPTIMAL
+        };
+        if !lp_solved {
+            return Ok(HeurResult::DidNotRun);
+        }
+        let mut sol = std::ptr::null_mut();
+        {
+            let mut engine = self.0.borrow_mut();
+            let values = engine.values(scip, std::ptr::null_mut())?;
+            let dag = round_to_dag(&engine.ilp, &values);
+            engine.recycle(values);
+            let Some(dag) = dag else {
+                return Ok(HeurResult::NoSolFound);
+            };
+            let Ok(score) = dag.check(engine.ilp.table()) else {
+                return Ok(HeurResult::NoSolFound);
+            };
+            // SAFETY: a query on the live instance.
+            let incumbent = unsafe { ffi::SCIPgetPrimalbound(scip) };
+            if incumbent.abs() < 1e19 && score <= incumbent + 1e-9 * incumbent.abs().max(1.0) {
+                return Ok(HeurResult::NoSolFound);
+            }
+            let Some(mut chosen) = engine.ilp.values_of(&dag) else {
+                return Ok(HeurResult::NoSolFound);
+            };
+            let vars = engine.transformed(scip)?;
+            let n = i32::try_from(chosen.len()).expect("column count fits in an int");
+            // SAFETY: a new solution of the live instance, set on `n` variables.
+            unsafe {
+                check(ffi::SCIPcreateSol(scip, &mut sol, std::ptr::null_mut()))?;
+                check(ffi::SCIPsetSolVals(
+                    scip,
+                    sol,
+                    n,
+                    vars.as_mut_ptr(),
+                    chosen.as_mut_ptr(),
+                ))?;
+            }
+        }
+        // The engine is released: trying the solution calls the acyclicity check.
+        let mut stored = 0;
+        // SAFETY: `sol` was created above; SCIP frees it.
+        check(unsafe { ffi::SCIPtrySolFree(scip, &mut sol, 0, 0, 1, 0, 0, &mut stored) })?;
+        Ok(if stored != 0 {
+            HeurResult::FoundSol
+        } else {
+            HeurResult::NoSolFound
+        })
+    }
+}
+
+/// Reports progress when SCIP finds a better solution or improves the global bound.
+pub(super) struct ProgressEvents(pub Shared);
+
+impl Eventhdlr for ProgressEvents {
+    fn get_type(&self) -> EventMask {
+        EventMask::BEST_SOL_FOUND | EventMask::DUAL_BOUND_IMPROVED
+    }
+
+    fn execute(&mut self, model: Model<Solving>, _eventhdlr: SCIPEventhdlr, _event: Event) {
+        if let Ok(mut engine) = self.0.try_borrow_mut() {
+            engine.report(model.scip_ptr());
+        }
+    }
+}

@@ -1,0 +1,232 @@
+//! Tests of the SCIP branch-and-cut engine against the DP oracle, on infeasible
+//! tables, under a zero time limit, and of its settings.
+
+use super::*;
+use crate::dp::{solve_dp, DpOptions};
+use crate::milp::Limits;
+use bnsl_formulations::{Candidate, Dag, ScoreTable, VarSet};
+use proptest::prelude::*;
+use std::cell::Cell;
+
+/// A table from per-node lists of (parents, score); duplicates keep their first score.
+fn table(n: usize, lists: Vec<Vec<(Vec<usize>, f64)>>) -> ScoreTable {
+    let names = (0..n).map(|i| format!("x{i}")).collect();
+    let candidates = lists
+        .into_iter()
+        .map(|list| {
+            let mut seen = Vec::new();
+            list.into_iter()
+                .filter_map(|(ps, score)| {
+                    let parents = VarSet::from_members(n, ps);
+                    (!seen.contains(&parents)).then(|| {
+                        seen.push(parents.clone());
+                        Candidate { parents, score }
+                    })
+                })
+                .collect()
+        })
+        .collect();
+    ScoreTable::new(names, candidates).expect("valid test table")
+}
+
+/// Random tables: n ≤ 8 nodes, each with the empty set (so a DAG exists) and up to six
+/// random parent sets of size ≤ 3 scoring above it, scores in halves.
+fn arb_table() -> impl Strategy<Value = ScoreTable> {
+    (2usize..=8).prop_flat_map(|n| {
+        let family = (proptest::collection::vec(0..n, 1..=3), 1i32..60);
+        proptest::collection::vec(proptest::collection::vec(family, 0..=6), n).prop_map(
+            move |nodes| {
+                let lists = nodes
+                    .into_iter()
+                    .enumerate()
+                    .map(|(v, fams)| {
+                        let mut list = vec![(Vec::new(), -40.0)];
+                        for (mut ps, s) in fams {
+                            ps.retain(|&u| u != v);
+                            ps.sort_unstable();
+                            ps.dedup();
+                            list.push((ps, -40.0 + f64::from(s) / 2.0));
+                        }
+                        list.sort_by(|a, b| b.1.total_cmp(&a.1));
+                        list
+                    })
+                    .collect();
+                table(n, lists)
+            },
+        )
+    })
+}
+
+fn solve(t: &ScoreTable, settings: ScipBcSettings, options: &IlpOptions) -> IlpOutcome {
+    let ilp = FamilyIlp::new(t);
+    ScipBranchAndCut::new(settings)
+        .solve(&ilp, options, &|_| {})
+        .expect("SCIP solves")
+}
+
+fn assert_optimal(t: &ScoreTable, outcome: &IlpOutcome) {
+    let best = solve_dp(t, &DpOptions::default())
+        .expect("a DAG exists")
+        .score;
+    assert_eq!(outcome.status, IlpStatus::Optimal);
+    let dag = outcome.dag.as_ref().expect("an optimal DAG");
+    assert!(dag.is_acyclic());
+    let score = dag.check(t).expect("made of candidates");
+    assert_eq!(outcome.score, Some(score));
+    assert!(
+        (score - best).abs() <= 1e-9 * best.abs().max(1.0),
+        "{score} vs {best}"
+    );
+    let bound = outcome.bound.expect("a bound");
+    assert!(gap_closed(score, bound));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..3) {
+        // Heuristic separation only; with the cluster search; with the sub-IP everywhere.
+        let settings = ScipBcSettings {
+            search_budget: if mode == 1 { 1000 } else { 0 },
+            sub_ip_depth: if mode == 2 { i32::MAX } else { -1 },
+            ..ScipBcSettings::default()
+        };
+        let outcome = solve(&t, settings, &IlpOptions::default());
+        assert_optimal(&t, &outcome);
+    }
+}
+
+/// Three nodes that must each have a parent, in a 3-cycle: no DAG.
+fn cyclic_only() -> ScoreTable {
+    table(
+        3,
+        vec![
+            vec![(vec![2], -1.0), (vec![1], -2.0)],
+            vec![(vec![0], -1.0), (vec![2], -3.0)],
+            vec![(vec![1], -1.0), (vec![0], -2.5)],
+        ],
+    )
+}
+
+#[test]
+fn a_table_without_a_dag_is_infeasible() {
+    let outcome = solve(
+        &cyclic_only(),
+        ScipBcSettings::default(),
+        &IlpOptions::default(),
+    );
+    assert_eq!(outcome.status, IlpStatus::Infeasible);
+    assert_eq!(outcome.dag, None);
+    assert_eq!(outcome.bound, None);
+}
+
+/// Every node may take any single other node as parent (scored by a hash) or none.
+fn dense(n: usize) -> ScoreTable {
+    let lists = (0..n)
+        .map(|v| {
+            let mut list = vec![(Vec::new(), -100.0)];
+            for u in (0..n).filter(|&u| u != v) {
+                list.push((vec![u], -100.0 + ((v * 31 + u * 17) % 23) as f64));
+                for w in (u + 1..n).filter(|&w| w != v) {
+                    list.push((vec![u, w], -100.0 + ((v * 7 + u * 13 + w * 5) % 37) as f64));
+                }
+            }
+            list.sort_by(|a, b| b.1.total_cmp(&a.1));
+            list
+        })
+        .collect();
+    table(n, lists)
+}
+
+#[test]
+fn a_zero_time_limit_reports_a_consistent_outcome() {
+    let t = dense(12);
+    let options = IlpOptions {
+        limits: Limits {
+            time_limit: Some(0.0),
+            ..Limits::default()
+        },
+        ..IlpOptions::default()
+    };
+    let outcome = solve(&t, ScipBcSettings::default(), &options);
+    assert_ne!(outcome.status, IlpStatus::Infeasible);
+    if let Some(dag) = &outcome.dag {
+        assert_eq!(dag.check(&t).ok(), outcome.score);
+    }
+    if let (Some(score), Some(bound)) = (outcome.score, outcome.bound) {
+        assert!(bound >= score);
+        assert_eq!(
+            outcome.status == IlpStatus::Optimal,
+            gap_closed(score, bound)
+        );
+    }
+    assert_eq!(outcome.rounds, None);
+}
+
+#[test]
+fn solves_a_dense_table_with_start_and_progress() {
+    let t = dense(9);
+    let start = Dag::empty(9);
+    let options = IlpOptions {
+        start: Some(start),
+        limits: Limits {
+            seed: Some(7),
+            ..Limits::default()
+        },
+        ..IlpOptions::default()
+    };
+    let reports = Cell::new(0);
+    let ilp = FamilyIlp::new(&t);
+    let outcome = ScipBranchAndCut::default()
+        .solve(&ilp, &options, &|p| {
+            assert!(p.incumbent.is_some() || p.bound.is_some());
+            reports.set(reports.get() + 1);
+        })
+        .expect("SCIP solves");
+    assert_optimal(&t, &outcome);
+    assert!(reports.get() > 0);
+    assert!(outcome.cuts > 0);
+}
+
+#[test]
+fn settings_parse_engine_and_scip_parameters() {
+    let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
+        list.iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    let s = ScipBcSettings::from_params(&pairs(&[
+        ("bnsl/sub_ip_depth", "2"),
+        ("bnsl/removable_cuts", "false"),
+        ("separating/maxrounds", "3"),
+    ]))
+    .unwrap();
+    assert_eq!(s.sub_ip_depth, 2);
+    assert!(!s.removable_cuts);
+    assert_eq!(s.params, pairs(&[("separating/maxrounds", "3")]));
+    assert!(matches!(
+        ScipBcSettings::from_params(&pairs(&[("bnsl/nope", "1")])),
+        Err(ScipParamError::Unknown(_))
+    ));
+    assert!(matches!(
+        ScipBcSettings::from_params(&pairs(&[("bnsl/sub_ip_depth", "deep")])),
+        Err(ScipParamError::BadValue { .. })
+    ));
+}
+
+#[test]
+fn bad_scip_parameters_are_errors() {
+    let t = dense(4);
+    let ilp = FamilyIlp::new(&t);
+    for (name, value) in [("no/such/param", "1"), ("separating/maxrounds", "many")] {
+        let settings = ScipBcSettings {
+            params: vec![(name.to_string(), value.to_string())],
+            ..ScipBcSettings::default()
+        };
+        let err = ScipBranchAndCut::new(settings)
+            .solve(&ilp, &IlpOptions::default(), &|_| {})
+            .unwrap_err();
+        assert!(err.to_string().contains(name), "{err}");
+    }
+}
