@@ -12,6 +12,7 @@ pub mod dag_io;
 pub mod data;
 pub mod error;
 pub mod fio;
+pub mod mb;
 pub mod pipeline;
 pub mod progress;
 pub mod report;

@@ -47,6 +47,10 @@ pub struct CandidateOptions {
     pub max_parents: Option<usize>,
     /// Pruning mode.
     pub pruning: Pruning,
+    /// Per child, the variables allowed as its parents (`None`: every other variable).
+    /// Used to restrict the search to discovered Markov blankets or PC sets (`bnsl score
+    /// --candidates`); parent sets with a member outside are never generated.
+    pub allowed_parents: Option<Vec<VarSet>>,
 }
 
 /// What candidate generation did.
@@ -151,6 +155,7 @@ pub fn generate_candidates(
 
 struct Generator<'s, 'd> {
     scorer: &'s LocalScorer<'d>,
+    allowed: Option<&'s [VarSet]>,
     pruning: Pruning,
     limit: usize,
     rows: f64,
@@ -158,7 +163,7 @@ struct Generator<'s, 'd> {
 }
 
 impl<'s, 'd> Generator<'s, 'd> {
-    fn new(scorer: &'s LocalScorer<'d>, opts: &CandidateOptions) -> Self {
+    fn new(scorer: &'s LocalScorer<'d>, opts: &'s CandidateOptions) -> Self {
         let n = scorer.data().n_vars();
         let rows = scorer.data().n_rows() as f64;
         let mut limit = opts
@@ -171,6 +176,7 @@ impl<'s, 'd> Generator<'s, 'd> {
         }
         Generator {
             scorer,
+            allowed: opts.allowed_parents.as_deref(),
             pruning: opts.pruning,
             limit,
             rows,
@@ -191,6 +197,11 @@ impl<'s, 'd> Generator<'s, 'd> {
     fn dominated(&self, subset: f64, score: f64) -> bool {
         let tie = TIE_TOLERANCE * score.abs().max(1.0);
         self.beats(subset + tie, score)
+    }
+
+    /// Whether `x` is an allowed parent of `child`.
+    fn may_parent(&self, child: usize, x: usize) -> bool {
+        self.allowed.is_none_or(|a| a[child].contains(x))
     }
 
     fn is_bic(&self) -> bool {
@@ -221,7 +232,7 @@ impl<'s, 'd> Generator<'s, 'd> {
         let mut out = Vec::new();
         for (base, base_entry) in prev.iter().filter(|(_, e)| e.extendable) {
             let top = base.iter().last().map_or(0, |m| m + 1);
-            for x in (top..self.n).filter(|&x| x != child) {
+            for x in (top..self.n).filter(|&x| x != child && self.may_parent(child, x)) {
                 let set = base.with(x);
                 let Some(best_subset) = self.best_extendable_subset(&set, prev) else {
                     continue;
