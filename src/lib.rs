@@ -13,6 +13,7 @@ pub mod data;
 pub mod error;
 pub mod fio;
 pub mod ilp;
+pub mod mb;
 pub mod pipeline;
 pub mod progress;
 pub mod report;

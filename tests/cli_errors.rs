@@ -133,3 +133,49 @@ fn verify_rejects_cycles_non_candidates_and_wrong_scores() {
         &["u.txt:1", "unknown variable `q`"],
     );
 }
+
+#[test]
+fn mb_bad_input_is_refused() {
+    let d = tempfile::tempdir().unwrap();
+    let data = write(d.path(), "ok.csv", "a,b,c\n0,1,0\n1,0,1\n1,1,0\n0,0,1\n");
+    let p = data.to_str().unwrap();
+    fails_with(
+        &["mb", p, "--target", "zz"],
+        &["unknown target `zz`", "a, b, c"],
+    );
+    fails_with(&["mb", p], &["--target", "--all"]);
+    fails_with(
+        &["mb", p, "--all", "--alpha", "1.5"],
+        &["significance level"],
+    );
+    let constant = write(d.path(), "const.csv", "a,b\n0,1\n1,1\n0,1\n");
+    fails_with(
+        &["mb", constant.to_str().unwrap(), "--all"],
+        &["const.csv", "column `b` is constant", "--allow-constant"],
+    );
+    let (ok, out, err) = bnsl(&[
+        "mb",
+        constant.to_str().unwrap(),
+        "--all",
+        "--allow-constant",
+    ]);
+    assert!(ok && out.contains("b: MB {}"), "{out}{err}");
+    let one_row = write(d.path(), "one.csv", "a,b\n0,1\n");
+    fails_with(
+        &["mb", one_row.to_str().unwrap(), "--target", "a"],
+        &["one.csv", "at least 2 rows"],
+    );
+    let net = write(
+        d.path(),
+        "other.bif",
+        "network n {}\nvariable a { type discrete [ 2 ] { x, y }; }\nprobability ( a ) { table 0.5, 0.5; }\n",
+    );
+    fails_with(
+        &["mb", p, "--all", "--truth", net.to_str().unwrap()],
+        &["--truth", "`b` is not in the true network"],
+    );
+    fails_with(
+        &["score", p, "--candidates", "mb", "--candidates-alpha", "0"],
+        &["--candidates-alpha"],
+    );
+}

@@ -42,6 +42,7 @@ fn table(scorer: &LocalScorer, limit: usize, pruning: Pruning) -> ScoreTable {
         &CandidateOptions {
             max_parents: Some(limit),
             pruning,
+            allowed_parents: None,
         },
         &|_| {},
     )

@@ -28,6 +28,7 @@ fn compare(stem: &str) {
     let opts = CandidateOptions {
         max_parents: Some(3),
         pruning: Pruning::Gap(0.0),
+        allowed_parents: None,
     };
     let (ours, _) = generate_candidates(&scorer, &opts, &|_| {});
     let (mut only_gobnilp, mut only_ours) = (Vec::new(), 0usize);

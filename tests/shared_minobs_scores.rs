@@ -26,6 +26,7 @@ fn compare(network: &str, sample: &str) {
         &CandidateOptions {
             max_parents: Some(3),
             pruning: Pruning::Off,
+            allowed_parents: None,
         },
         &|_| {},
     );

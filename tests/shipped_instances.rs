@@ -43,6 +43,7 @@ fn generate(
         &CandidateOptions {
             max_parents: Some(3),
             pruning,
+            allowed_parents: None,
         },
         &|_| {},
     )

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 
 pub mod convert;
 pub mod learn;
+pub mod mb;
 pub mod sample;
 pub mod score;
 pub mod scoring_args;
@@ -31,6 +32,8 @@ pub enum Command {
     Convert(convert::Args),
     /// Draw samples from a BIF network by forward sampling.
     Sample(sample::Args),
+    /// Markov blankets by BAMB or IAMB with G² independence tests.
+    Mb(mb::Args),
 }
 
 /// Runs the parsed command line.
@@ -41,5 +44,6 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Sample(a) => sample::run(a),
+        Command::Mb(a) => mb::run(a),
     }
 }

@@ -1,6 +1,6 @@
 //! `bnsl score`: compute local scores from data into a GOBNILP jkl score file.
 
-use super::scoring_args::ScoringArgs;
+use super::scoring_args::{CandidateSet, ScoringArgs};
 use crate::fio::{write_jkl, NameStyle};
 use crate::pipeline::{score_data, ScoredData};
 use anyhow::Context;
@@ -33,6 +33,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         table,
         stats,
         load_s,
+        restrict_s,
         score_s,
     } = score_data(&args.data, &setup)?;
     let style = if args.indices {
@@ -51,8 +52,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         None if !args.stats_json => write_jkl(&table, &mut std::io::stdout().lock(), style)?,
         None => {}
     }
+    let restricted = match args.scoring.candidates {
+        CandidateSet::All => String::new(),
+        c => format!(
+            ", {} candidates found in {restrict_s:.3}s",
+            format!("{c:?}").to_lowercase()
+        ),
+    };
     eprintln!(
-        "{}: {} variables, {} families scored, {} kept (parent limit {}); read {:.3}s, scored {:.3}s",
+        "{}: {} variables, {} families scored, {} kept (parent limit {}); read {:.3}s{restricted}, scored {:.3}s",
         args.data.display(),
         table.n(),
         stats.families_scored,
@@ -68,6 +76,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "kept": stats.families_kept,
             "sets_counted": stats.sets_counted,
             "load_seconds": load_s,
+            "restrict_seconds": restrict_s,
             "seconds": score_s,
             "families_per_s": stats.families_scored as f64 / score_s.max(1e-9),
         });

@@ -1,9 +1,10 @@
 //! Command-line options shared by every subcommand that scores data.
 
 use crate::data::{read_bif, DataFormat, Header, LoadOptions};
+use crate::mb::{CiOptions, Restriction};
 use crate::pipeline::ScoringSetup;
 use crate::scores::{CandidateOptions, Pruning, ScoreKind};
-use anyhow::bail;
+use anyhow::{bail, Context};
 use std::path::PathBuf;
 
 /// The parent limit when scoring data, GOBNILP's default palim.
@@ -16,6 +17,17 @@ pub enum ScoreName {
     Bdeu,
     /// Bayesian information criterion.
     Bic,
+}
+
+/// Which variables may be a variable's parents (`--candidates`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum CandidateSet {
+    /// Every other variable.
+    All,
+    /// The discovered parents-and-children set.
+    Pc,
+    /// The discovered Markov blanket.
+    Mb,
 }
 
 /// How a data file is read.
@@ -68,6 +80,14 @@ pub struct ScoringArgs {
     /// Keep every parent set up to the limit (no pruning at all).
     #[arg(long, conflicts_with = "prune_gap")]
     pub no_prune: bool,
+    /// Candidate parents of each variable: every other variable, or only its PC set or
+    /// Markov blanket discovered by BAMB with G² tests (Y may be a parent of X when
+    /// either one is in the other's set; a constant column gets no parents).
+    #[arg(long, value_enum, default_value_t = CandidateSet::All)]
+    pub candidates: CandidateSet,
+    /// Significance level of the G² tests of `--candidates pc|mb`.
+    #[arg(long, default_value_t = crate::mb::ci_test::DEFAULT_ALPHA)]
+    pub candidates_alpha: f64,
     #[command(flatten)]
     pub data: DataArgs,
 }
@@ -100,6 +120,7 @@ impl ScoringArgs {
         Ok(CandidateOptions {
             max_parents: Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
             pruning,
+            allowed_parents: None,
         })
     }
 
@@ -109,6 +130,23 @@ impl ScoringArgs {
             kind: self.kind()?,
             candidates: self.candidate_options()?,
             load: self.data.load_options()?,
+            restrict: self.restriction()?,
         })
+    }
+
+    /// The blanket restriction of `--candidates`, validated.
+    pub fn restriction(&self) -> anyhow::Result<Option<(Restriction, CiOptions)>> {
+        let restriction = match self.candidates {
+            CandidateSet::All => return Ok(None),
+            CandidateSet::Pc => Restriction::Pc,
+            CandidateSet::Mb => Restriction::Mb,
+        };
+        let ci = CiOptions {
+            alpha: self.candidates_alpha,
+            allow_constant: true,
+            ..Default::default()
+        };
+        ci.validate().context("--candidates-alpha")?;
+        Ok(Some((restriction, ci)))
     }
 }

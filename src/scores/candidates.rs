@@ -48,6 +48,10 @@ pub struct CandidateOptions {
     pub max_parents: Option<usize>,
     /// Pruning mode.
     pub pruning: Pruning,
+    /// Per child, the variables allowed as its parents (`None`: every other variable).
+    /// Used to restrict the search to discovered Markov blankets or PC sets (`bnsl score
+    /// --candidates`); parent sets with a member outside are never generated.
+    pub allowed_parents: Option<Vec<VarSet>>,
 }
 
 /// What candidate generation did.
@@ -176,6 +180,7 @@ fn index<K: SetKey>(level: &Level<K>) -> LevelIndex<K> {
 
 struct Generator<'s, 'd, K> {
     scorer: &'s LocalScorer<'d>,
+    allowed: Option<&'s [VarSet]>,
     pruning: Pruning,
     limit: usize,
     rows: f64,
@@ -186,7 +191,7 @@ struct Generator<'s, 'd, K> {
 }
 
 impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
-    fn new(scorer: &'s LocalScorer<'d>, opts: &CandidateOptions) -> Self {
+    fn new(scorer: &'s LocalScorer<'d>, opts: &'s CandidateOptions) -> Self {
         let n = scorer.data().n_vars();
         let rows = scorer.data().n_rows() as f64;
         let mut limit = opts
@@ -202,6 +207,7 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
             .fold(K::empty(n), |s, v| s.with(v));
         Generator {
             scorer,
+            allowed: opts.allowed_parents.as_deref(),
             pruning: opts.pruning,
             limit,
             rows,
@@ -223,6 +229,11 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
     fn dominated(&self, subset: f64, score: f64) -> bool {
         let tie = TIE_TOLERANCE * score.abs().max(1.0);
         self.beats(subset + tie, score)
+    }
+
+    /// Whether `x` is an allowed parent of `child`.
+    fn may_parent(&self, child: usize, x: usize) -> bool {
+        self.allowed.is_none_or(|a| a[child].contains(x))
     }
 
     fn is_bic(&self) -> bool {
@@ -254,7 +265,7 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
         let mut out = Vec::new();
         for (base, base_entry) in own.iter().filter(|(_, e)| e.extendable) {
             let top = base.last().map_or(0, |m| m + 1);
-            for x in (top..self.n).filter(|&x| x != child) {
+            for x in (top..self.n).filter(|&x| x != child && self.may_parent(child, x)) {
                 let set = base.with(x);
                 let Some(best_subset) = self.best_extendable_subset(&set, own) else {
                     continue;
@@ -483,7 +494,7 @@ mod tests {
         #[test]
         fn mask_and_varset_keys_agree(d in data(), kind in kinds(), pruning in prunings()) {
             let scorer = LocalScorer::new(&d, kind);
-            let opts = CandidateOptions { max_parents: None, pruning };
+            let opts = CandidateOptions { max_parents: None, pruning, allowed_parents: None };
             let by_mask = generate::<u64>(&scorer, &opts, &|_| {});
             let by_varset = generate::<VarSet>(&scorer, &opts, &|_| {});
             prop_assert_eq!(by_mask, by_varset);
@@ -494,7 +505,11 @@ mod tests {
         #[test]
         fn scores_match_direct_scoring(d in data(), kind in kinds()) {
             let scorer = LocalScorer::new(&d, kind);
-            let opts = CandidateOptions { max_parents: None, pruning: Pruning::Off };
+            let opts = CandidateOptions {
+                max_parents: None,
+                pruning: Pruning::Off,
+                allowed_parents: None,
+            };
             let (table, _) = generate_candidates(&scorer, &opts, &|_| {});
             for v in 0..table.n() {
                 for c in table.candidates(v) {
