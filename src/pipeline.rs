@@ -6,13 +6,16 @@ use crate::data::{load_data, LoadOptions};
 use crate::fio::read_scores;
 use crate::report::{LearnReport, Status};
 use crate::scores::{
-    generate_candidates, CandidateOptions, GenerationStats, LocalScorer, ScoreKind,
+    generate_candidates, select_candidates, CandidateOptions, GenerationStats, LocalScorer,
+    ScoreKind, Search, SelectionOptions,
 };
 use anyhow::{bail, Context};
 use bnsl_formulations::ScoreTable;
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
+use bnsl_solvers::heuristics::{asobs_search_with_progress, AsobsOptions, HeuristicError, Rule};
+use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Whether an input file holds data or local scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -54,6 +57,49 @@ pub struct ScoringSetup {
     pub candidates: CandidateOptions,
     /// Data loading options.
     pub load: LoadOptions,
+    /// Anytime exploration (seed 001 §3) instead of the level-wise generator, if asked.
+    pub selection: Option<SelectionSetup>,
+}
+
+/// A time budget for parent-set exploration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// No time limit (the parent limit and pruning end the search).
+    Unlimited,
+    /// Seconds per variable.
+    PerVariable(Duration),
+    /// Seconds in all, split evenly: per variable TOTAL × threads / variables.
+    Total(Duration),
+}
+
+/// Anytime parent-set exploration settings (resolved into [`SelectionOptions`] once the
+/// number of variables is known).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelectionSetup {
+    /// Exploration strategy.
+    pub search: Search,
+    /// Time budget.
+    pub budget: Budget,
+    /// Parent limit, if any.
+    pub max_parents: Option<usize>,
+}
+
+impl SelectionSetup {
+    /// The options for `n` variables, pruning as `candidates` says.
+    pub fn options(&self, n: usize, candidates: &CandidateOptions) -> SelectionOptions {
+        let threads = rayon::current_num_threads() as f64;
+        let time_per_var = match self.budget {
+            Budget::Unlimited => None,
+            Budget::PerVariable(t) => Some(t),
+            Budget::Total(t) => Some(t.mul_f64(threads / n.max(1) as f64)),
+        };
+        SelectionOptions {
+            search: self.search,
+            time_per_var,
+            max_parents: self.max_parents,
+            pruning: candidates.pruning,
+        }
+    }
 }
 
 /// A data set scored into candidates, with timings.
@@ -78,9 +124,21 @@ pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<ScoredDat
     }
     let start = Instant::now();
     let scorer = LocalScorer::new(&data, setup.kind);
-    let bar = crate::progress::counter("scoring families");
-    let (table, stats) = generate_candidates(&scorer, &setup.candidates, &|k| bar.inc(k));
-    bar.finish_and_clear();
+    let (table, stats) = match &setup.selection {
+        None => {
+            let bar = crate::progress::counter("scoring families");
+            let out = generate_candidates(&scorer, &setup.candidates, &|k| bar.inc(k));
+            bar.finish_and_clear();
+            out
+        }
+        Some(sel) => {
+            let opts = sel.options(data.n_vars(), &setup.candidates);
+            let bar = crate::progress::bar(data.n_vars() as u64, "selecting parent sets");
+            let out = select_candidates(&scorer, &opts, &|| bar.inc(1));
+            bar.finish_and_clear();
+            out
+        }
+    };
     Ok(ScoredData {
         table,
         stats,
@@ -107,13 +165,81 @@ pub fn load_problem(
 pub enum Method {
     /// Exact dynamic programming over variable subsets (Silander & Myllymäki); n ≤ ~25.
     Dp,
+    /// Ordering-based search: random orders, parents must precede children, swap local
+    /// search (seed 001 §4); a heuristic.
+    Obs,
+    /// Acyclic-selection OBS (seed 001 §4): back-arcs allowed when acyclic; a heuristic.
+    Asobs,
 }
 
-/// Runs `method` on `table` and returns a report whose DAG has been checked.
-pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> {
+impl Method {
+    /// The lower-case name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Dp => "dp",
+            Method::Obs => "obs",
+            Method::Asobs => "asobs",
+        }
+    }
+}
+
+/// What to run: the method and the options of the order-based heuristics.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LearnOptions {
+    /// The method.
+    pub method: Method,
+    /// Options of OBS / ASOBS (the rule is set from `method`).
+    pub heuristic: AsobsOptions,
+}
+
+/// Runs the order search of `opts` (OBS or ASOBS) into `report`, with a progress line on
+/// a terminal. Heuristics prove nothing: status `feasible`, no bound.
+fn run_order_search(
+    table: &ScoreTable,
+    rule: Rule,
+    opts: &AsobsOptions,
+    report: &mut LearnReport,
+) -> anyhow::Result<()> {
+    let opts = AsobsOptions {
+        rule,
+        ..opts.clone()
+    };
+    let bar = crate::progress::counter("order search restarts");
+    let result = asobs_search_with_progress(table, &opts, &|p| {
+        bar.set_position(p.restarts);
+        if let Some(best) = p.best {
+            bar.set_message(format!("order search, best {best:.3}, restarts"));
+        }
+    });
+    bar.finish_and_clear();
+    match result {
+        Ok(res) => {
+            report.status = Status::Feasible;
+            report.dag = Some(res.dag);
+            for (k, v) in [
+                ("found_at_s", json!(res.found_at_s)),
+                ("restarts", json!(res.restarts)),
+                ("best_restart", json!(res.best_restart)),
+                ("seed", json!(opts.seed)),
+            ] {
+                report.extra.insert(k.into(), v);
+            }
+            Ok(())
+        }
+        Err(HeuristicError::NoNetwork(_)) => {
+            report.status = Status::Unknown;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Runs the method of `opts` on `table` and returns a report whose DAG has been checked.
+pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnReport> {
     let start = Instant::now();
+    let method = opts.method;
     let mut report = LearnReport {
-        method: "dp".into(),
+        method: method.name().into(),
         status: Status::Unknown,
         names: table.names().to_vec(),
         dag: None,
@@ -132,6 +258,8 @@ pub fn learn(table: &ScoreTable, method: Method) -> anyhow::Result<LearnReport> 
             Err(DpError::Infeasible) => report.status = Status::Infeasible,
             Err(e) => return Err(e).context("dynamic programming failed"),
         },
+        Method::Obs => run_order_search(table, Rule::Obs, &opts.heuristic, &mut report)?,
+        Method::Asobs => run_order_search(table, Rule::Asobs, &opts.heuristic, &mut report)?,
     }
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {

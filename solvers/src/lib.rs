@@ -2,4 +2,5 @@
 //! back-ends behind cargo features.
 
 pub mod dp;
+pub mod heuristics;
 pub mod milp;

@@ -2,10 +2,12 @@
 
 use super::scoring_args::ScoringArgs;
 use crate::dag_io::{render_dag, DagFormat};
-use crate::pipeline::{learn, load_problem, InputKind, Method};
+use crate::pipeline::{learn, load_problem, InputKind, LearnOptions, Method};
 use crate::report::Status;
-use anyhow::Context;
+use anyhow::{bail, Context};
+use bnsl_solvers::heuristics::AsobsOptions;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `bnsl learn`.
 #[derive(clap::Args, Debug)]
@@ -20,6 +22,8 @@ pub struct Args {
     pub method: Method,
     #[command(flatten)]
     pub scoring: ScoringArgs,
+    #[command(flatten)]
+    pub search: OrderSearchArgs,
     /// Write the DAG to this file (format from the extension: .txt, .dot, .json).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -31,11 +35,55 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Options of the order-based heuristics (`--method obs|asobs`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct OrderSearchArgs {
+    /// Seconds of search for obs/asobs [default: 10, or none when --restarts is given].
+    #[arg(long, value_name = "S")]
+    pub time_limit: Option<f64>,
+    /// Stop obs/asobs after this many random restarts (with no time limit the result is
+    /// then the same for a given seed whatever the number of threads).
+    #[arg(long, value_name = "N")]
+    pub restarts: Option<u64>,
+    /// Seed of the random orders of obs/asobs.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Skip the swap local search after each random order.
+    #[arg(long)]
+    pub no_local_search: bool,
+}
+
+impl OrderSearchArgs {
+    /// The heuristic options, validated.
+    pub fn options(&self) -> anyhow::Result<AsobsOptions> {
+        let time_limit = match (self.time_limit, self.restarts) {
+            (Some(s), _) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            (Some(s), _) => bail!("--time-limit must be a positive number of seconds, got {s}"),
+            (None, Some(_)) => None,
+            (None, None) => AsobsOptions::default().time_limit,
+        };
+        if self.restarts == Some(0) {
+            bail!("--restarts must be at least 1");
+        }
+        Ok(AsobsOptions {
+            time_limit,
+            max_restarts: self.restarts,
+            seed: self.seed,
+            local_search: !self.no_local_search,
+            ..AsobsOptions::default()
+        })
+    }
+}
+
 /// Runs `bnsl learn`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
+    let opts = LearnOptions {
+        method: args.method,
+        heuristic: args.search.options()?,
+    };
     let table = load_problem(&args.input, args.input_kind, &setup)?;
-    let report = learn(&table, args.method)?;
+    let report = learn(&table, &opts)?;
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {
         let format = args.format.unwrap_or_else(|| DagFormat::from_path(path));
         std::fs::write(path, render_dag(dag, table.names(), format))

@@ -1,10 +1,14 @@
 //! Command-line options shared by every subcommand that scores data.
 
 use crate::data::{read_bif, DataFormat, Header, LoadOptions};
-use crate::pipeline::ScoringSetup;
-use crate::scores::{CandidateOptions, Pruning, ScoreKind};
+use crate::pipeline::{Budget, ScoringSetup, SelectionSetup};
+use crate::scores::{CandidateOptions, Pruning, ScoreKind, Search};
 use anyhow::bail;
 use std::path::PathBuf;
+use std::time::Duration;
+
+/// The parent limit of sequential generation when `--max-parents` is not given.
+pub const DEFAULT_MAX_PARENTS: usize = 3;
 
 /// The score function names accepted by `--score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -53,9 +57,21 @@ pub struct ScoringArgs {
     /// Equivalent sample size of BDeu.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub ess: f64,
-    /// Largest parent set scored (GOBNILP's default palim is 3).
-    #[arg(long, default_value_t = 3)]
-    pub max_parents: usize,
+    /// Largest parent set scored [default: 3 with --search sequential (GOBNILP's palim),
+    /// no limit with greedy and independence].
+    #[arg(long)]
+    pub max_parents: Option<usize>,
+    /// How parent sets are explored: sequential (all sets by size up to the limit),
+    /// greedy or independence selection (seed 001 §3; anytime, need a budget or a limit).
+    #[arg(long, value_enum, default_value_t = Search::Sequential)]
+    pub search: Search,
+    /// Seconds of exploration per variable (variables run in parallel).
+    #[arg(long, value_name = "S", conflicts_with = "time_total")]
+    pub time_per_var: Option<f64>,
+    /// Total seconds of exploration, shared evenly by the variables (per variable:
+    /// TOTAL × threads / variables).
+    #[arg(long, value_name = "S")]
+    pub time_total: Option<f64>,
     /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
     /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -93,9 +109,41 @@ impl ScoringArgs {
             Pruning::Gap(self.prune_gap)
         };
         Ok(CandidateOptions {
-            max_parents: Some(self.max_parents),
+            max_parents: Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
             pruning,
         })
+    }
+
+    /// The parent-set exploration asked for, validated: `None` for the level-wise
+    /// sequential generator (sequential search without a budget).
+    pub fn selection(&self) -> anyhow::Result<Option<SelectionSetup>> {
+        let seconds = |flag: &str, s: f64| {
+            if s.is_finite() && s > 0.0 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                bail!("{flag} must be a positive number of seconds, got {s}")
+            }
+        };
+        let budget = match (self.time_per_var, self.time_total) {
+            (Some(s), _) => Budget::PerVariable(seconds("--time-per-var", s)?),
+            (None, Some(s)) => Budget::Total(seconds("--time-total", s)?),
+            (None, None) => Budget::Unlimited,
+        };
+        let max_parents = match self.search {
+            Search::Sequential => Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
+            Search::Greedy | Search::Independence => self.max_parents,
+        };
+        if budget == Budget::Unlimited && max_parents.is_none() {
+            bail!("--search greedy/independence explores without end: give --time-per-var, --time-total or --max-parents");
+        }
+        if self.search == Search::Sequential && budget == Budget::Unlimited {
+            return Ok(None);
+        }
+        Ok(Some(SelectionSetup {
+            search: self.search,
+            budget,
+            max_parents,
+        }))
     }
 
     /// The whole scoring setup.
@@ -103,6 +151,7 @@ impl ScoringArgs {
         Ok(ScoringSetup {
             kind: self.kind()?,
             candidates: self.candidate_options()?,
+            selection: self.selection()?,
             load: self.data.load_options()?,
         })
     }
