@@ -9,14 +9,17 @@ use crate::mb::{allowed_parents, CiOptions, Restriction};
 use crate::progress;
 use crate::report::{LearnReport, Status};
 use crate::scores::{
-    generate_candidates, CandidateOptions, GenerationStats, LocalScorer, ScoreKind,
+    generate_candidates, select_candidates, CandidateOptions, GenerationStats, LocalScorer,
+    ScoreKind, Search, SelectionOptions,
 };
 use anyhow::{bail, Context};
 use bnsl_formulations::ScoreTable;
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
+use bnsl_solvers::heuristics::{asobs_search_with_progress, AsobsOptions, HeuristicError, Rule};
 use bnsl_solvers::ilp::IlpProgress;
+use serde_json::json;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Whether an input file holds data or local scores.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -61,6 +64,49 @@ pub struct ScoringSetup {
     /// Restrict each variable's candidate parents to its discovered PC set or Markov
     /// blanket (found by BAMB with these test settings) before scoring.
     pub restrict: Option<(Restriction, CiOptions)>,
+    /// Anytime exploration (seed 001 §3) instead of the level-wise generator, if asked.
+    pub selection: Option<SelectionSetup>,
+}
+
+/// A time budget for parent-set exploration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Budget {
+    /// No time limit (the parent limit and pruning end the search).
+    Unlimited,
+    /// Seconds per variable.
+    PerVariable(Duration),
+    /// Seconds in all, split evenly: per variable TOTAL × threads / variables.
+    Total(Duration),
+}
+
+/// Anytime parent-set exploration settings (resolved into [`SelectionOptions`] once the
+/// number of variables is known).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelectionSetup {
+    /// Exploration strategy.
+    pub search: Search,
+    /// Time budget.
+    pub budget: Budget,
+    /// Parent limit, if any.
+    pub max_parents: Option<usize>,
+}
+
+impl SelectionSetup {
+    /// The options for `n` variables, pruning as `candidates` says.
+    pub fn options(&self, n: usize, candidates: &CandidateOptions) -> SelectionOptions {
+        let threads = rayon::current_num_threads() as f64;
+        let time_per_var = match self.budget {
+            Budget::Unlimited => None,
+            Budget::PerVariable(t) => Some(t),
+            Budget::Total(t) => Some(t.mul_f64(threads / n.max(1) as f64)),
+        };
+        SelectionOptions {
+            search: self.search,
+            time_per_var,
+            max_parents: self.max_parents,
+            pruning: candidates.pruning,
+        }
+    }
 }
 
 /// A data set scored into candidates, with timings.
@@ -95,9 +141,21 @@ pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<ScoredDat
     let restrict_s = start.elapsed().as_secs_f64();
     let start = Instant::now();
     let scorer = LocalScorer::new(&data, setup.kind);
-    let bar = crate::progress::counter("scoring families");
-    let (table, stats) = generate_candidates(&scorer, &candidates, &|k| bar.inc(k));
-    bar.finish_and_clear();
+    let (table, stats) = match &setup.selection {
+        None => {
+            let bar = crate::progress::counter("scoring families");
+            let out = generate_candidates(&scorer, &candidates, &|k| bar.inc(k));
+            bar.finish_and_clear();
+            out
+        }
+        Some(sel) => {
+            let opts = sel.options(data.n_vars(), &candidates);
+            let bar = crate::progress::bar(data.n_vars() as u64, "selecting parent sets");
+            let out = select_candidates(&scorer, &opts, &|| bar.inc(1));
+            bar.finish_and_clear();
+            out
+        }
+    };
     Ok(ScoredData {
         table,
         stats,
@@ -127,14 +185,21 @@ pub enum Method {
     Dp,
     /// Exact integer programming (GOBNILP's family-variable ILP) on a MILP back-end.
     Ilp,
+    /// Ordering-based search: random orders, parents must precede children, swap local
+    /// search (seed 001 §4); a heuristic.
+    Obs,
+    /// Acyclic-selection OBS (seed 001 §4): back-arcs allowed when acyclic; a heuristic.
+    Asobs,
 }
 
 impl Method {
-    /// The name used in reports.
-    pub fn as_str(self) -> &'static str {
+    /// The lower-case name used in reports.
+    pub fn name(self) -> &'static str {
         match self {
             Method::Dp => "dp",
             Method::Ilp => "ilp",
+            Method::Obs => "obs",
+            Method::Asobs => "asobs",
         }
     }
 }
@@ -146,6 +211,8 @@ pub struct LearnOptions {
     pub method: Method,
     /// Settings of [`Method::Ilp`].
     pub ilp: IlpSettings,
+    /// Options of OBS / ASOBS (the rule is set from `method`).
+    pub heuristic: AsobsOptions,
 }
 
 impl LearnOptions {
@@ -154,16 +221,58 @@ impl LearnOptions {
         LearnOptions {
             method,
             ilp: IlpSettings::default(),
+            heuristic: AsobsOptions::default(),
         }
     }
 }
+/// Runs the order search of `opts` (OBS or ASOBS) into `report`, with a progress line on
+/// a terminal. Heuristics prove nothing: status `feasible`, no bound.
+fn run_order_search(
+    table: &ScoreTable,
+    rule: Rule,
+    opts: &AsobsOptions,
+    report: &mut LearnReport,
+) -> anyhow::Result<()> {
+    let opts = AsobsOptions {
+        rule,
+        ..opts.clone()
+    };
+    let bar = crate::progress::counter("order search restarts");
+    let result = asobs_search_with_progress(table, &opts, &|p| {
+        bar.set_position(p.restarts);
+        if let Some(best) = p.best {
+            bar.set_message(format!("order search, best {best:.3}, restarts"));
+        }
+    });
+    bar.finish_and_clear();
+    match result {
+        Ok(res) => {
+            report.status = Status::Feasible;
+            report.dag = Some(res.dag);
+            for (k, v) in [
+                ("found_at_s", json!(res.found_at_s)),
+                ("restarts", json!(res.restarts)),
+                ("best_restart", json!(res.best_restart)),
+                ("seed", json!(opts.seed)),
+            ] {
+                report.extra.insert(k.into(), v);
+            }
+            Ok(())
+        }
+        Err(HeuristicError::NoNetwork(_)) => {
+            report.status = Status::Unknown;
+            Ok(())
+        }
+        Err(e) => Err(e.into()),
+    }
+}
 
-/// Runs the method of `options` on `table` and returns a report whose DAG has been
-/// checked (against the full table: structural constraints only remove candidates).
-pub fn learn(table: &ScoreTable, options: &LearnOptions) -> anyhow::Result<LearnReport> {
+/// Runs the method of `opts` on `table` and returns a report whose DAG has been checked.
+pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnReport> {
     let start = Instant::now();
+    let method = opts.method;
     let mut report = LearnReport {
-        method: options.method.as_str().into(),
+        method: method.name().into(),
         status: Status::Unknown,
         names: table.names().to_vec(),
         dag: None,
@@ -172,7 +281,7 @@ pub fn learn(table: &ScoreTable, options: &LearnOptions) -> anyhow::Result<Learn
         time_s: 0.0,
         extra: Default::default(),
     };
-    match options.method {
+    match method {
         Method::Dp => match solve_dp(table, &DpOptions::default()) {
             Ok(res) => {
                 report.status = Status::Optimal;
@@ -185,10 +294,12 @@ pub fn learn(table: &ScoreTable, options: &LearnOptions) -> anyhow::Result<Learn
         Method::Ilp => {
             let line = progress::solver_line();
             let show = |p: &IlpProgress| line.set_message(progress::describe_ilp(p));
-            let solved = run_ilp(table, &options.ilp, &mut report, &show);
+            let solved = run_ilp(table, &opts.ilp, &mut report, &show);
             line.finish_and_clear();
             solved?;
         }
+        Method::Obs => run_order_search(table, Rule::Obs, &opts.heuristic, &mut report)?,
+        Method::Asobs => run_order_search(table, Rule::Asobs, &opts.heuristic, &mut report)?,
     }
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {

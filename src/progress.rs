@@ -46,6 +46,20 @@ pub fn describe_ilp(p: &bnsl_solvers::ilp::IlpProgress) -> String {
     )
 }
 
+/// A bar over `len` steps (e.g. variables), with rate and time left.
+pub fn bar(len: u64, what: &str) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(len), draw_target());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg}: [{bar:30}] {human_pos}/{human_len} ({per_sec}, {eta} left) [{elapsed_precise}]",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_message(what.to_string());
+    bar
+}
+
 fn draw_target() -> ProgressDrawTarget {
     if std::io::stderr().is_terminal() {
         ProgressDrawTarget::stderr()

@@ -2,5 +2,6 @@
 //! back-ends behind cargo features.
 
 pub mod dp;
+pub mod heuristics;
 pub mod ilp;
 pub mod milp;

@@ -8,9 +8,11 @@ use crate::pipeline::{is_data_file, learn, load_problem, InputKind, LearnOptions
 use crate::report::Status;
 use anyhow::{bail, Context};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
+use bnsl_solvers::heuristics::AsobsOptions;
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::milp::Limits;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `bnsl learn`.
 #[derive(clap::Args, Debug)]
@@ -26,7 +28,11 @@ pub struct Args {
     #[command(flatten)]
     pub scoring: ScoringArgs,
     #[command(flatten)]
+    pub run: RunLimitArgs,
+    #[command(flatten)]
     pub ilp: IlpArgs,
+    #[command(flatten)]
+    pub search: OrderSearchArgs,
     /// Write the DAG to this file (format from the extension: .txt, .dot, .json).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -38,6 +44,22 @@ pub struct Args {
     pub json: bool,
 }
 
+/// Limits every method shares.
+#[derive(clap::Args, Debug, Clone)]
+pub struct RunLimitArgs {
+    /// Stop after this many seconds and report the best DAG (and, for ilp, the bound).
+    /// For obs/asobs the default is 10 s, or none when --restarts is given.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub time_limit: Option<f64>,
+    /// Seed of the random components (the ilp back-end's, the orders of obs/asobs;
+    /// default 1 for obs/asobs).
+    #[arg(long)]
+    pub seed: Option<u64>,
+}
+
+/// The seed of obs/asobs when `--seed` is not given.
+const DEFAULT_ORDER_SEED: u64 = 1;
+
 /// Options of the exact ILP (`--method ilp`).
 #[derive(clap::Args, Debug)]
 pub struct IlpArgs {
@@ -47,9 +69,6 @@ pub struct IlpArgs {
     /// Program to solve: family variables with cluster cuts, or the ordering formulation.
     #[arg(long, value_enum, default_value_t = Formulation::Family)]
     pub formulation: Formulation,
-    /// Stop after this many seconds and report the best DAG and the bound.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
-    pub time_limit: Option<f64>,
     /// Stop once (bound − score) / |score| ≤ G (the status stays `feasible` unless the
     /// gap is closed).
     #[arg(long, value_name = "G", allow_negative_numbers = true)]
@@ -57,9 +76,6 @@ pub struct IlpArgs {
     /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Seed of the back-end's random components.
-    #[arg(long)]
-    pub seed: Option<u64>,
     /// Structural constraints (required/forbidden arcs, parent limits); see README.
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
@@ -88,16 +104,16 @@ fn parse_scip_param(text: &str) -> Result<(String, String), String> {
 }
 
 impl IlpArgs {
-    fn settings(&self, constraints: StructuralConstraints) -> IlpSettings {
+    fn settings(&self, constraints: StructuralConstraints, run: &RunLimitArgs) -> IlpSettings {
         IlpSettings {
             backend: self.backend.clone(),
             formulation: self.formulation,
             options: IlpOptions {
                 limits: Limits {
-                    time_limit: self.time_limit,
+                    time_limit: run.time_limit,
                     gap: self.gap,
                     threads: self.threads,
-                    seed: self.seed,
+                    seed: run.seed,
                     verbose: self.solver_log,
                 },
                 heuristic_separation_only: self.heuristic_separation_only,
@@ -124,6 +140,40 @@ fn constraints(args: &Args, table: &ScoreTable) -> anyhow::Result<StructuralCons
     Ok(cons)
 }
 
+/// Options of the order-based heuristics (`--method obs|asobs`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct OrderSearchArgs {
+    /// Stop obs/asobs after this many random restarts (with no time limit the result is
+    /// then the same for a given seed whatever the number of threads).
+    #[arg(long, value_name = "N")]
+    pub restarts: Option<u64>,
+    /// Skip the swap local search after each random order.
+    #[arg(long)]
+    pub no_local_search: bool,
+}
+
+impl OrderSearchArgs {
+    /// The heuristic options, validated.
+    pub fn options(&self, run: &RunLimitArgs) -> anyhow::Result<AsobsOptions> {
+        let time_limit = match (run.time_limit, self.restarts) {
+            (Some(s), _) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
+            (Some(s), _) => bail!("--time-limit must be a positive number of seconds, got {s}"),
+            (None, Some(_)) => None,
+            (None, None) => AsobsOptions::default().time_limit,
+        };
+        if self.restarts == Some(0) {
+            bail!("--restarts must be at least 1");
+        }
+        Ok(AsobsOptions {
+            time_limit,
+            max_restarts: self.restarts,
+            seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
+            local_search: !self.no_local_search,
+            ..AsobsOptions::default()
+        })
+    }
+}
+
 /// Runs `bnsl learn`.
 pub fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
@@ -134,7 +184,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let options = LearnOptions {
         method: args.method,
-        ilp: args.ilp.settings(constraints),
+        ilp: args.ilp.settings(constraints, &args.run),
+        heuristic: match args.method {
+            Method::Obs | Method::Asobs => args.search.options(&args.run)?,
+            Method::Dp | Method::Ilp => AsobsOptions::default(),
+        },
     };
     let report = learn(&table, &options)?;
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {

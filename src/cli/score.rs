@@ -60,12 +60,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         ),
     };
     eprintln!(
-        "{}: {} variables, {} families scored, {} kept (parent limit {}); read {:.3}s{restricted}, scored {:.3}s",
+        "{}: {} variables, {} families scored, {} kept (largest parent set {}); read {:.3}s{restricted}, scored {:.3}s",
         args.data.display(),
         table.n(),
         stats.families_scored,
         stats.families_kept,
-        stats.parent_limit,
+        table.max_parents(),
         load_s,
         score_s
     );

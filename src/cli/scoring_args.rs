@@ -2,12 +2,13 @@
 
 use crate::data::{read_bif, DataFormat, Header, LoadOptions};
 use crate::mb::{CiOptions, Restriction};
-use crate::pipeline::ScoringSetup;
-use crate::scores::{CandidateOptions, Pruning, ScoreKind};
+use crate::pipeline::{Budget, ScoringSetup, SelectionSetup};
+use crate::scores::{CandidateOptions, Pruning, ScoreKind, Search};
 use anyhow::{bail, Context};
 use std::path::PathBuf;
+use std::time::Duration;
 
-/// The parent limit when scoring data, GOBNILP's default palim.
+/// The parent limit of sequential generation when `--max-parents` is not given.
 pub const DEFAULT_MAX_PARENTS: usize = 3;
 
 /// The score function names accepted by `--score`.
@@ -68,11 +69,22 @@ pub struct ScoringArgs {
     /// Equivalent sample size of BDeu.
     #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
     pub ess: f64,
-    /// Largest parent set: when scoring data, the largest set scored (default 3, as
-    /// GOBNILP's palim); when `learn` reads a score file, a limit applied to its
-    /// candidates (default: none).
-    #[arg(long, value_name = "K")]
+    /// Largest parent set scored [default: 3 with --search sequential (GOBNILP's palim),
+    /// no limit with greedy and independence]. When `learn` reads a score
+    /// file, a limit applied to its candidates (default: none).
+    #[arg(long)]
     pub max_parents: Option<usize>,
+    /// How parent sets are explored: sequential (all sets by size up to the limit),
+    /// greedy or independence selection (seed 001 §3; anytime, need a budget or a limit).
+    #[arg(long, value_enum, default_value_t = Search::Sequential)]
+    pub search: Search,
+    /// Seconds of exploration per variable (variables run in parallel).
+    #[arg(long, value_name = "S", conflicts_with = "time_total")]
+    pub time_per_var: Option<f64>,
+    /// Total seconds of exploration, shared evenly by the variables (per variable:
+    /// TOTAL × threads / variables).
+    #[arg(long, value_name = "S")]
+    pub time_total: Option<f64>,
     /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
     /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
@@ -124,11 +136,44 @@ impl ScoringArgs {
         })
     }
 
+    /// The parent-set exploration asked for, validated: `None` for the level-wise
+    /// sequential generator (sequential search without a budget).
+    pub fn selection(&self) -> anyhow::Result<Option<SelectionSetup>> {
+        let seconds = |flag: &str, s: f64| {
+            if s.is_finite() && s > 0.0 {
+                Ok(Duration::from_secs_f64(s))
+            } else {
+                bail!("{flag} must be a positive number of seconds, got {s}")
+            }
+        };
+        let budget = match (self.time_per_var, self.time_total) {
+            (Some(s), _) => Budget::PerVariable(seconds("--time-per-var", s)?),
+            (None, Some(s)) => Budget::Total(seconds("--time-total", s)?),
+            (None, None) => Budget::Unlimited,
+        };
+        let max_parents = match self.search {
+            Search::Sequential => Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
+            Search::Greedy | Search::Independence => self.max_parents,
+        };
+        if budget == Budget::Unlimited && max_parents.is_none() {
+            bail!("--search greedy/independence explores without end: give --time-per-var, --time-total or --max-parents");
+        }
+        if self.search == Search::Sequential && budget == Budget::Unlimited {
+            return Ok(None);
+        }
+        Ok(Some(SelectionSetup {
+            search: self.search,
+            budget,
+            max_parents,
+        }))
+    }
+
     /// The whole scoring setup.
     pub fn setup(&self) -> anyhow::Result<ScoringSetup> {
         Ok(ScoringSetup {
             kind: self.kind()?,
             candidates: self.candidate_options()?,
+            selection: self.selection()?,
             load: self.data.load_options()?,
             restrict: self.restriction()?,
         })

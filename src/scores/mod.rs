@@ -3,9 +3,11 @@
 pub mod candidates;
 pub mod counts;
 pub mod local;
+pub mod selection;
 mod set_key;
 
 pub use candidates::{
     generate_candidates, CandidateOptions, GenerationStats, Pruning, TIE_TOLERANCE,
 };
 pub use local::{FamilyScore, LocalScorer, ScoreKind};
+pub use selection::{select_candidates, Search, SelectionOptions};

@@ -1,0 +1,83 @@
+//! ASOBS (seed 001 §4) against known optima of `ground_truth/optima.csv`: with 200
+//! restarts (deterministic for the seed) it never exceeds a proved optimum, stays within
+//! 0.1 % of it, and the gap in score units is printed (`--nocapture`).
+#![cfg(feature = "shared-tests")]
+
+mod common;
+
+use std::process::Command;
+
+const FILES: [&str; 7] = [
+    "jkl/ebnsl/wine.BIC.3.jkl",
+    "jkl/gobnilp_bdeu/alarm1000.BDeu1.palim3.jkl",
+    "jkl/gobnilp_bdeu/insurance1000.BDeu1.palim3.jkl",
+    "jkl/gobnilp_bdeu/water1000.BDeu1.palim3.jkl",
+    "jkl/gobnilp_bdeu/hailfinder500.BDeu1.palim3.jkl",
+    "jkl/minobs_anc_bdeu/child_500_1.BDeu.jkl",
+    "jkl/minobs_anc_misc/alarm1000_BIC.jkl",
+];
+
+/// The fields of one CSV line, honouring double quotes.
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(ch),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// The optimum (4th column) of the first row of optima.csv naming `instance`.
+fn optimum(instance: &str) -> f64 {
+    let text = std::fs::read_to_string(common::shared().join("ground_truth/optima.csv")).unwrap();
+    text.lines()
+        .map(csv_fields)
+        .find(|f| f[0] == instance)
+        .and_then(|f| f[3].parse().ok())
+        .unwrap_or_else(|| panic!("{instance}: no numeric optimum in optima.csv"))
+}
+
+#[test]
+fn asobs_gap_to_known_optima_is_small() {
+    for inst in FILES {
+        let opt = optimum(inst);
+        let path = common::shared().join(inst);
+        let out = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+            .args([
+                "learn",
+                path.to_str().unwrap(),
+                "--method",
+                "asobs",
+                "--restarts",
+                "200",
+                "--json",
+            ])
+            .output()
+            .expect("run bnsl");
+        assert!(
+            out.status.success(),
+            "{inst}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let rep: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let score = rep["score"].as_f64().unwrap();
+        let gap = opt - score;
+        println!(
+            "{inst}: optimum {opt:.6}, ASOBS {score:.6}, gap {gap:.6} ({:.2e} relative), found at {:.3} s",
+            gap / opt.abs(),
+            rep["found_at_s"].as_f64().unwrap()
+        );
+        assert!(
+            gap >= -1e-6 * opt.abs(),
+            "{inst}: ASOBS {score} above the optimum {opt}"
+        );
+        assert!(
+            gap <= 1e-3 * opt.abs(),
+            "{inst}: ASOBS {score} too far from {opt}"
+        );
+    }
+}
