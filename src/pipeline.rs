@@ -105,6 +105,7 @@ impl SelectionSetup {
             time_per_var,
             max_parents: self.max_parents,
             pruning: candidates.pruning,
+            allowed_parents: candidates.allowed_parents.clone(),
         }
     }
 }

@@ -40,6 +40,8 @@ pub(super) struct Explorer<'s, 'd> {
     pub n: usize,
     pruning: Pruning,
     pub max_parents: usize,
+    /// The variables allowed as parents (`None`: all), e.g. a discovered Markov blanket.
+    allowed: Option<VarSet>,
     deadline: Option<Instant>,
     /// BIC penalty per parent state: w·(r − 1), w = ln N / 2.
     pub penalty: f64,
@@ -70,6 +72,7 @@ impl<'s, 'd> Explorer<'s, 'd> {
             n,
             pruning: opts.pruning,
             max_parents: opts.max_parents.unwrap_or(n).min(n.saturating_sub(1)),
+            allowed: opts.allowed_parents.as_ref().map(|a| a[child].clone()),
             deadline,
             penalty: scorer.bic_weight() * (r - 1.0),
             rows: scorer.data().n_rows() as f64,
@@ -181,11 +184,12 @@ impl<'s, 'd> Explorer<'s, 'd> {
         self.explore(set, best_subset, hash)
     }
 
-    /// Whether `closed[base] ∪ {y}` is worth exploring: `y` new, within the parent limit,
-    /// and not pruned by the BIC bound.
+    /// Whether `closed[base] ∪ {y}` is worth exploring: `y` new and allowed, within the
+    /// parent limit, and not pruned by the BIC bound.
     pub fn extension_allowed(&self, base: usize, y: usize) -> bool {
         let b = &self.closed[base];
         y != self.child
+            && self.allowed.as_ref().is_none_or(|a| a.contains(y))
             && !b.set.contains(y)
             && b.set.len() < self.max_parents
             && !self.bic_bound_prunes(b.best_subset.max(b.score), b.states * self.arity(y))

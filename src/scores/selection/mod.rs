@@ -19,7 +19,7 @@ mod sequential;
 
 use super::candidates::{GenerationStats, Pruning};
 use super::local::LocalScorer;
-use bnsl_formulations::{Candidate, ScoreTable};
+use bnsl_formulations::{Candidate, ScoreTable, VarSet};
 use closed::Explorer;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -47,6 +47,9 @@ pub struct SelectionOptions {
     pub max_parents: Option<usize>,
     /// Pruning of the bound rules and of subset dominance (see [`super::candidates`]).
     pub pruning: Pruning,
+    /// Per child, the variables allowed as its parents (`None`: every other variable),
+    /// as in [`super::CandidateOptions::allowed_parents`].
+    pub allowed_parents: Option<Vec<VarSet>>,
 }
 
 /// Explores candidate parent sets of every variable with `opts`, in parallel over the

@@ -21,6 +21,7 @@ fn opts(search: Search, max_parents: Option<usize>) -> SelectionOptions {
         time_per_var: None,
         max_parents,
         pruning: Pruning::Gap(0.0),
+        allowed_parents: None,
     }
 }
 
@@ -118,6 +119,35 @@ fn kept_sets_are_undominated() {
                         d.parents
                     );
                 }
+            }
+        }
+    }
+}
+
+/// With allowed parents (a blanket restriction), no strategy proposes a parent outside.
+#[test]
+fn allowed_parents_are_respected() {
+    let data = asia();
+    let n = data.n_vars();
+    let scorer = LocalScorer::new(&data, ScoreKind::Bic);
+    // Each variable may take as parents only its two index neighbours.
+    let allowed: Vec<VarSet> = (0..n)
+        .map(|v| VarSet::from_members(n, [(v + 1) % n, (v + n - 1) % n]))
+        .collect();
+    for search in [Search::Sequential, Search::Greedy, Search::Independence] {
+        let o = SelectionOptions {
+            allowed_parents: Some(allowed.clone()),
+            ..opts(search, Some(3))
+        };
+        let (table, _) = select_candidates(&scorer, &o, &|| {});
+        for v in 0..n {
+            assert!(!table.candidates(v).is_empty());
+            for c in table.candidates(v) {
+                assert!(
+                    c.parents.is_subset(&allowed[v]),
+                    "{search:?} {v}: {:?}",
+                    c.parents
+                );
             }
         }
     }
