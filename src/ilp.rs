@@ -70,30 +70,7 @@ pub fn run_ilp(
     report: &mut LearnReport,
     progress: &dyn Fn(&IlpProgress),
 ) -> anyhow::Result<()> {
-    let engine = settings
-        .backend
-        .as_deref()
-        .map(|name| {
-            backend(name).ok_or_else(|| {
-                let known: Vec<&str> = backends().iter().map(|b| b.name()).collect();
-                anyhow!(
-                    "back-end `{name}` is not compiled into this build (available: {}); \
-                     build with --features native",
-                    if known.is_empty() {
-                        "none".to_string()
-                    } else {
-                        known.join(", ")
-                    }
-                )
-            })
-        })
-        .unwrap_or_else(|| {
-            backends().into_iter().next().ok_or_else(|| {
-                anyhow!(
-                    "no MILP back-end is compiled into this build; build with --features native"
-                )
-            })
-        })?;
+    let engine = pick_backend(settings.backend.as_deref())?;
     report.extra.insert("backend".into(), json!(engine.name()));
     report
         .extra
@@ -124,6 +101,30 @@ pub fn run_ilp(
         Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &settings.options)?,
     };
     fill_report(report, outcome)
+}
+
+/// The back-end called `name`, or the first compiled in when `name` is `None`; an error
+/// that lists what this build has otherwise.
+pub fn pick_backend(name: Option<&str>) -> anyhow::Result<Box<dyn MilpBackend>> {
+    name.map(|name| {
+        backend(name).ok_or_else(|| {
+            let known: Vec<&str> = backends().iter().map(|b| b.name()).collect();
+            anyhow!(
+                "back-end `{name}` is not compiled into this build (available: {}); \
+                     build with --features native",
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            )
+        })
+    })
+    .unwrap_or_else(|| {
+        backends().into_iter().next().ok_or_else(|| {
+            anyhow!("no MILP back-end is compiled into this build; build with --features native")
+        })
+    })
 }
 
 /// The engine for the family formulation: SCIP's branch and cut on SCIP, the cut loop on

@@ -128,14 +128,26 @@ impl IlpArgs {
 /// The structural constraints of the run: the constraint file, and for a score file the
 /// `--max-parents` limit.
 fn constraints(args: &Args, table: &ScoreTable) -> anyhow::Result<StructuralConstraints> {
-    let mut cons = match &args.ilp.constraints {
+    let limit = match is_data_file(&args.input, args.input_kind) {
+        true => None,
+        false => args.scoring.max_parents,
+    };
+    structural_constraints(args.ilp.constraints.as_deref(), limit, table)
+}
+
+/// The constraints of the file at `path` (if any) with the parent limit `max_parents`
+/// (if any) added, for the variables of `table`.
+pub(super) fn structural_constraints(
+    path: Option<&std::path::Path>,
+    max_parents: Option<usize>,
+    table: &ScoreTable,
+) -> anyhow::Result<StructuralConstraints> {
+    let mut cons = match path {
         Some(path) => read_constraints(path, table.names())?,
         None => StructuralConstraints::default(),
     };
-    if !is_data_file(&args.input, args.input_kind) {
-        if let Some(k) = args.scoring.max_parents {
-            cons.max_parents = Some(cons.max_parents.map_or(k, |c| c.min(k)));
-        }
+    if let Some(k) = max_parents {
+        cons.max_parents = Some(cons.max_parents.map_or(k, |c| c.min(k)));
     }
     Ok(cons)
 }

@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 
 pub mod convert;
+pub mod export;
 pub mod learn;
 pub mod mb;
 pub mod sample;
@@ -30,6 +31,8 @@ pub enum Command {
     Verify(verify::Args),
     /// Convert a score file between formats (jkl variants, URLearning .pss) to GOBNILP jkl.
     Convert(convert::Args),
+    /// Write the exact program of a score file as an LP or MPS model for other solvers.
+    Export(export::Args),
     /// Draw samples from a BIF network by forward sampling.
     Sample(sample::Args),
     /// Markov blankets by BAMB or IAMB with G² independence tests.
@@ -43,6 +46,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         Command::Learn(a) => learn::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
+        Command::Export(a) => export::run(a),
         Command::Sample(a) => sample::run(a),
         Command::Mb(a) => mb::run(a),
     }

@@ -87,8 +87,22 @@ impl<'t> FamilyIlp<'t> {
         &self.table.candidates(v)[k].parents
     }
 
+    /// The name of the column of `v`'s `k`-th candidate: `x.CHILD.PARENT1.PARENT2…` in
+    /// the table's variable names (`x.CHILD` for the empty set), so that a model file
+    /// read by another solver is read back without a key.
+    pub fn column_name(&self, v: usize, k: usize) -> String {
+        let names = self.table.names();
+        let mut name = format!("x.{}", names[v]);
+        for p in self.table.candidates(v)[k].parents.iter() {
+            name.push('.');
+            name.push_str(&names[p]);
+        }
+        name
+    }
+
     /// The base model: binaries with the local scores as objective (maximised) and one
-    /// convexity row per node. Column `j` of the model is family column `j`.
+    /// convexity row per node. Column `j` of the model is family column `j`, named by
+    /// [`FamilyIlp::column_name`].
     pub fn model(&self) -> MilpModel {
         let mut model = MilpModel::new(Sense::Maximize);
         for v in 0..self.n() {
@@ -99,7 +113,7 @@ impl<'t> FamilyIlp<'t> {
                 .enumerate()
                 .map(|(k, c)| {
                     model
-                        .add_binary(format!("x_{v}_{k}"), c.score)
+                        .add_binary(self.column_name(v, k), c.score)
                         .expect("scores in a table are finite")
                 })
                 .collect();

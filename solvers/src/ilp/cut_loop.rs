@@ -61,6 +61,41 @@ impl FamilyIlpSolver for CutLoop<'_> {
     }
 }
 
+/// The family program with the cluster cuts of the root's cutting-plane rounds.
+#[derive(Clone, Debug)]
+pub struct RootCuts {
+    /// The program: the base model of [`FamilyIlp::model`] plus one row per cut.
+    pub model: MilpModel,
+    /// Cluster cuts added.
+    pub cuts: u64,
+    /// LP solves.
+    pub rounds: u64,
+    /// The LP bound after the last round, if an LP was solved to optimality.
+    pub bound: Option<f64>,
+}
+
+/// Runs phase 1 of the cut loop alone on `backend` (LP rounds with heuristic and, unless
+/// `options` say otherwise, exact separation, until no cut is violated or a limit is
+/// reached) and returns the strengthened program, e.g. to write it to a file.
+pub fn root_cuts(
+    backend: &dyn MilpBackend,
+    ilp: &FamilyIlp<'_>,
+    options: &IlpOptions,
+) -> Result<RootCuts, SolverError> {
+    options.limits.validate()?;
+    let sub_ip = (!options.heuristic_separation_only)
+        .then(sub_ip_backend)
+        .flatten();
+    let mut run = Run::new(ilp, options, &|_| {});
+    run.lp_rounds(backend, sub_ip.as_deref())?;
+    Ok(RootCuts {
+        cuts: run.clusters.len() as u64,
+        rounds: run.rounds,
+        bound: run.bound,
+        model: run.model,
+    })
+}
+
 /// Whether the next phase should run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {

@@ -1,24 +1,18 @@
 //! The LP and MPS writers of `bnsl_formulations::milp` (SPEC C11), checked through
-//! HiGHS's own file readers: random small MILPs are written to files, read and solved
+//! HiGHS's own file readers ([`solve_model_file`]): random small MILPs are written to files, read and solved
 //! by HiGHS from the file, and must give the optimum the in-memory HiGHS back-end finds,
 //! with the model's column order and column names, and a solution feasible for the
 //! model.
 
 use super::highs::HighsBackend;
+use super::highs_file::solve_model_file;
 use super::{Limits, MilpBackend, Status};
 use bnsl_formulations::milp::lp_format::write_lp;
 use bnsl_formulations::milp::mps_format::{write_mps, write_mps_with, MaxObjective};
 use bnsl_formulations::milp::tokens::column_names;
 use bnsl_formulations::milp::{MilpModel, Sense};
-use highs_sys::{
-    kHighsMaximumStringLength, HighsInt, Highs_create, Highs_destroy, Highs_getColName,
-    Highs_getModelStatus, Highs_getNumCol, Highs_getObjectiveValue, Highs_getSolution,
-    Highs_readModel, Highs_run, Highs_setBoolOptionValue, Highs_setDoubleOptionValue,
-    MODEL_STATUS_OPTIMAL, STATUS_OK,
-};
 use proptest::prelude::*;
 use std::collections::BTreeMap;
-use std::ffi::{c_void, CStr, CString};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -27,79 +21,6 @@ const TOL: f64 = 1e-5;
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= TOL * (1.0 + b.abs())
-}
-
-/// What HiGHS found for a model it read from a file.
-#[derive(Debug)]
-struct FileSolve {
-    status: HighsInt,
-    objective: f64,
-    values: Vec<f64>,
-    names: Vec<String>,
-}
-
-/// A HiGHS instance of the C API, destroyed on drop.
-struct Instance(*mut c_void);
-
-impl Drop for Instance {
-    fn drop(&mut self) {
-        // SAFETY: the pointer came from `Highs_create` and is destroyed once.
-        unsafe { Highs_destroy(self.0) }
-    }
-}
-
-/// Reads the model file at `path` with HiGHS (the reader is chosen by the extension),
-/// solves it to a zero gap and reports the result; panics if HiGHS reports a warning
-/// or an error while reading.
-fn solve_file(path: &Path) -> FileSolve {
-    let path = CString::new(path.to_str().expect("UTF-8 temp path")).unwrap();
-    // SAFETY: every call gets the live instance and NUL-terminated strings; the
-    // buffers passed to `Highs_getSolution` and `Highs_getColName` have the lengths
-    // HiGHS requires (num_col values, kHighsMaximumStringLength bytes).
-    unsafe {
-        let highs = Instance(Highs_create());
-        assert_eq!(
-            Highs_setBoolOptionValue(highs.0, c"output_flag".as_ptr(), 0),
-            STATUS_OK
-        );
-        assert_eq!(
-            Highs_readModel(highs.0, path.as_ptr()),
-            STATUS_OK,
-            "HiGHS reads {path:?} without warnings"
-        );
-        assert_eq!(
-            Highs_setDoubleOptionValue(highs.0, c"mip_rel_gap".as_ptr(), 0.0),
-            STATUS_OK
-        );
-        assert_eq!(Highs_run(highs.0), STATUS_OK);
-        let num_col = Highs_getNumCol(highs.0);
-        let mut values = vec![0.0; num_col as usize];
-        assert_eq!(
-            Highs_getSolution(
-                highs.0,
-                values.as_mut_ptr(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                std::ptr::null_mut()
-            ),
-            STATUS_OK
-        );
-        let names = (0..num_col)
-            .map(|j| {
-                let mut buffer = vec![0 as std::ffi::c_char; kHighsMaximumStringLength as usize];
-                assert_eq!(Highs_getColName(highs.0, j, buffer.as_mut_ptr()), STATUS_OK);
-                CStr::from_ptr(buffer.as_ptr())
-                    .to_string_lossy()
-                    .into_owned()
-            })
-            .collect();
-        FileSolve {
-            status: Highs_getModelStatus(highs.0),
-            objective: Highs_getObjectiveValue(highs.0),
-            values,
-            names,
-        }
-    }
 }
 
 /// Coefficients, awkward decimals included so that full precision matters.
@@ -236,8 +157,8 @@ fn write_file(
 /// (`sign` = −1 for a negated objective) on the model's columns.
 fn check_file(model: &MilpModel, path: &Path, optimum: f64, sign: f64) {
     let text = std::fs::read_to_string(path).unwrap();
-    let solve = solve_file(path);
-    assert_eq!(solve.status, MODEL_STATUS_OPTIMAL, "{solve:?}\n{text}");
+    let solve = solve_model_file(path).unwrap();
+    assert!(solve.optimal, "{solve:?}\n{text}");
     assert!(
         close(sign * solve.objective, optimum),
         "file optimum {} vs in-memory {optimum}\n{text}",

@@ -16,6 +16,8 @@ use bnsl_formulations::milp::MilpModel;
 pub mod cbc;
 #[cfg(feature = "highs")]
 pub mod highs;
+#[cfg(feature = "highs")]
+pub mod highs_file;
 #[cfg(feature = "scip")]
 pub mod scip;
 

@@ -1,0 +1,165 @@
+//! `bnsl export`: write the exact program of a score file as an LP or MPS model, so that
+//! any MILP solver (Gurobi, CPLEX, …) can be run on the very model bnsl solves (SPEC C11).
+
+use super::learn::structural_constraints;
+use crate::fio::read_scores;
+use crate::ilp::{pick_backend, Formulation};
+use anyhow::{bail, Context};
+use bnsl_formulations::milp::lp_format::write_lp;
+use bnsl_formulations::milp::mps_format::{write_mps_with, MaxObjective};
+use bnsl_formulations::ordering::ordering_model;
+use bnsl_formulations::{FamilyIlp, MilpModel};
+use bnsl_solvers::ilp::cut_loop::root_cuts;
+use bnsl_solvers::ilp::IlpOptions;
+use bnsl_solvers::milp::Limits;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `bnsl export`.
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A score file (jkl variants, URLearning .pss; .gz read transparently).
+    pub input: PathBuf,
+    /// Program to write: family variables (acyclicity left to cluster cuts, so the
+    /// model alone is a relaxation unless --root-cuts closes it), or the ordering
+    /// formulation (complete: its optimum is the optimal network).
+    #[arg(long, value_enum, default_value_t = Formulation::Family)]
+    pub formulation: Formulation,
+    /// File format [default: from the extension of --output, .lp or .mps].
+    #[arg(long, value_enum)]
+    pub format: Option<ModelFormat>,
+    /// Output file, `-` for standard output (then --format is needed).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Add the cluster cuts found by bnsl's cutting-plane rounds on the LP relaxation
+    /// (the root of its search) to the family program.
+    #[arg(long)]
+    pub root_cuts: bool,
+    /// Back-end that solves the LPs of --root-cuts [default: the first compiled in].
+    #[arg(long, value_name = "NAME")]
+    pub backend: Option<String>,
+    /// Seconds allowed to the root rounds of --root-cuts.
+    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    pub time_limit: Option<f64>,
+    /// Structural constraints applied to the candidates (see README).
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
+    /// Drop candidate parent sets larger than K.
+    #[arg(long, value_name = "K")]
+    pub max_parents: Option<usize>,
+    /// MPS only: write the minimisation of the negated score instead of OBJSENSE MAX,
+    /// for readers that ignore OBJSENSE (the file's optimum is then minus the score).
+    #[arg(long)]
+    pub negate_objective: bool,
+}
+
+/// Model file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ModelFormat {
+    /// CPLEX LP format.
+    Lp,
+    /// Free MPS format.
+    Mps,
+}
+
+impl ModelFormat {
+    fn from_path(path: &Path) -> Option<Self> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "lp" => Some(ModelFormat::Lp),
+            "mps" => Some(ModelFormat::Mps),
+            _ => None,
+        }
+    }
+}
+
+/// Runs `bnsl export`.
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let format = match args.format.or_else(|| ModelFormat::from_path(&args.output)) {
+        Some(f) => f,
+        None => bail!(
+            "cannot tell the model format of {}: name it .lp or .mps, or give --format",
+            args.output.display()
+        ),
+    };
+    if args.negate_objective && format != ModelFormat::Mps {
+        bail!("--negate-objective applies to MPS output only");
+    }
+    if args.root_cuts && args.formulation != Formulation::Family {
+        bail!("--root-cuts applies to --formulation family (the ordering program needs no cuts)");
+    }
+    let file = read_scores(&args.input)?;
+    let cons = structural_constraints(args.constraints.as_deref(), args.max_parents, &file.table)?;
+    let table = cons
+        .restrict(&file.table)
+        .with_context(|| format!("{}: the constraints leave no network", args.input.display()))?;
+    let ilp = FamilyIlp::new(&table);
+    let (model, note) = build(&ilp, &args)?;
+    write_model(&args.output, &model, format, args.negate_objective)?;
+    eprintln!(
+        "{}: {} variables, {} program of {} columns and {} rows{note}; wrote {}",
+        args.input.display(),
+        table.n(),
+        args.formulation.as_str(),
+        model.num_vars(),
+        model.num_rows(),
+        args.output.display()
+    );
+    Ok(())
+}
+
+/// The program to write, with a note on the root rounds when they ran.
+fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)> {
+    match args.formulation {
+        Formulation::Ordering => Ok((ordering_model(ilp), String::new())),
+        Formulation::Family if !args.root_cuts => Ok((ilp.model(), String::new())),
+        Formulation::Family => {
+            let backend = pick_backend(args.backend.as_deref())?;
+            let options = IlpOptions {
+                limits: Limits {
+                    time_limit: args.time_limit,
+                    ..Limits::default()
+                },
+                ..IlpOptions::default()
+            };
+            let root = root_cuts(backend.as_ref(), ilp, &options)
+                .with_context(|| format!("root cutting-plane rounds on {}", backend.name()))?;
+            let bound = root
+                .bound
+                .map_or_else(|| "none".to_string(), |b| format!("{b:.6}"));
+            let note = format!(
+                " ({} cluster cuts from {} LP rounds on {}, LP bound {bound})",
+                root.cuts,
+                root.rounds,
+                backend.name()
+            );
+            Ok((root.model, note))
+        }
+    }
+}
+
+fn write_model(
+    output: &Path,
+    model: &MilpModel,
+    format: ModelFormat,
+    negate: bool,
+) -> anyhow::Result<()> {
+    let context = || format!("cannot write {}", output.display());
+    let mut out: Box<dyn Write> = if output.as_os_str() == "-" {
+        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
+    } else {
+        let file = std::fs::File::create(output)
+            .with_context(|| format!("cannot create {}", output.display()))?;
+        Box::new(std::io::BufWriter::new(file))
+    };
+    let max = match negate {
+        true => MaxObjective::Negated,
+        false => MaxObjective::Objsense,
+    };
+    match format {
+        ModelFormat::Lp => write_lp(model, &mut out),
+        ModelFormat::Mps => write_mps_with(model, max, &mut out),
+    }
+    .with_context(context)?;
+    out.flush().with_context(context)
+}

@@ -1,0 +1,163 @@
+//! `bnsl export`: the model files it writes, read back by HiGHS's own LP and MPS readers,
+//! have the optimum bnsl's DP finds, and their column names say which family is chosen.
+#![cfg(feature = "highs")]
+
+mod common;
+
+use bnsl_solvers::milp::highs_file::solve_model_file;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn bnsl(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(args)
+        .output()
+        .expect("run bnsl")
+}
+
+fn scores(name: &str) -> String {
+    common::repo()
+        .join("instances/scores")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn dp(file: &str) -> Value {
+    let out = bnsl(&["learn", file, "--method", "dp", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn export(file: &str, out: &Path, extra: &[&str]) {
+    let mut args = vec!["export", file, "-o", out.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let run = bnsl(&args);
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+/// The parent sets a solution of an exported model chooses, from its column names
+/// `x.CHILD.PARENT…`: child → sorted parents.
+fn chosen_families(names: &[String], values: &[f64]) -> BTreeMap<String, Vec<String>> {
+    names
+        .iter()
+        .zip(values)
+        .filter(|(name, &v)| name.starts_with("x.") && v > 0.5)
+        .map(|(name, _)| {
+            let mut parts = name[2..].split('.').map(str::to_string);
+            let child = parts.next().unwrap();
+            let mut parents: Vec<String> = parts.collect();
+            parents.sort();
+            (child, parents)
+        })
+        .collect()
+}
+
+#[test]
+fn ordering_models_solve_to_the_dp_optimum_in_both_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let formats = [
+        ("lp", &[][..], 1.0),
+        ("mps", &[][..], 1.0),
+        ("mps", &["--negate-objective"][..], -1.0),
+    ];
+    for (name, formats) in [
+        ("asia_10000.BDeu1.palim3.jkl", &formats[..]),
+        ("sachs_1000.BDeu1.palim3.jkl", &formats[..1]),
+    ] {
+        let file = scores(name);
+        let best = dp(&file);
+        let optimum = best["score"].as_f64().unwrap();
+        for &(ext, extra, sign) in formats {
+            let path = dir.path().join(format!("model.{ext}"));
+            let mut args = vec!["--formulation", "ordering"];
+            args.extend_from_slice(extra);
+            export(&file, &path, &args);
+            let solved = solve_model_file(&path).unwrap();
+            assert!(solved.optimal, "{name} {ext}: {solved:?}");
+            assert!(
+                (sign * solved.objective - optimum).abs() <= 1e-6 * optimum.abs(),
+                "{name} {ext}: file optimum {} vs DP {optimum}",
+                solved.objective
+            );
+            assert_eq!(
+                chosen_families(&solved.names, &solved.values).len(),
+                best["parents"].as_object().unwrap().len()
+            );
+        }
+    }
+}
+
+/// On Child the cluster cuts of the root rounds close the family program: its MIP
+/// optimum is the DP optimum, and the chosen columns name an optimal DAG.
+#[test]
+fn root_cuts_close_the_family_program_on_child() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = scores("child_1000.BIC.palim3.jkl");
+    let best = dp(&file);
+    let optimum = best["score"].as_f64().unwrap();
+    let path = dir.path().join("child.lp");
+    export(&file, &path, &["--root-cuts", "--backend", "highs"]);
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains("cluster_1"), "no cluster cut written");
+    let solved = solve_model_file(&path).unwrap();
+    assert!(solved.optimal);
+    assert!((solved.objective - optimum).abs() <= 1e-6 * optimum.abs());
+    let families = chosen_families(&solved.names, &solved.values);
+    let dag_file = dir.path().join("dag.txt");
+    let lines: String = families
+        .iter()
+        .map(|(c, ps)| format!("{c} <- {}\n", ps.join(", ")))
+        .collect();
+    std::fs::write(&dag_file, lines).unwrap();
+    let verify = bnsl(&[
+        "verify",
+        "--scores",
+        &file,
+        "--dag",
+        dag_file.to_str().unwrap(),
+        "--expect",
+        &optimum.to_string(),
+    ]);
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    // Without the cuts the family program alone lets every node take its best set.
+    export(&file, &path, &[]);
+    let relaxed = solve_model_file(&path).unwrap();
+    assert!(relaxed.objective > optimum + 1e-6);
+}
+
+#[test]
+fn export_errors_are_clear() {
+    let file = scores("asia_10000.BDeu1.palim3.jkl");
+    let out = bnsl(&["export", &file, "-o", "model.txt"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".lp or .mps"));
+    let out = bnsl(&[
+        "export",
+        &file,
+        "--formulation",
+        "ordering",
+        "--root-cuts",
+        "-o",
+        "m.lp",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--root-cuts"));
+    let out = bnsl(&["export", "/nonexistent/s.jkl", "-o", "m.lp"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/s.jkl"));
+}
