@@ -3,8 +3,9 @@
 //! and the outcome becomes a [`LearnReport`] (verified by the pipeline).
 
 use crate::report::{LearnReport, Status};
-use anyhow::{anyhow, bail};
+use anyhow::{anyhow, bail, Context};
 use bnsl_formulations::{FamilyIlp, ScoreTable, StructuralConstraints};
+use bnsl_solvers::heuristics::{asobs_search, AsobsOptions, HeuristicError};
 use bnsl_solvers::ilp::cut_loop::CutLoop;
 use bnsl_solvers::ilp::ordering::solve_ordering;
 #[cfg(feature = "scip")]
@@ -48,6 +49,9 @@ pub struct IlpSettings {
     /// `name=value` settings of the SCIP branch-and-cut engine (`--scip-param`): SCIP
     /// parameters, and the engine's own under `bnsl/`.
     pub scip_params: Vec<(String, String)>,
+    /// Run ASOBS (seed 001 §4) with these options first and start the back-end from its
+    /// DAG (`--warm-start asobs[:S]`); its time counts against the time limit.
+    pub warm_start: Option<AsobsOptions>,
 }
 
 impl Default for IlpSettings {
@@ -58,6 +62,7 @@ impl Default for IlpSettings {
             options: IlpOptions::default(),
             constraints: StructuralConstraints::default(),
             scip_params: Vec::new(),
+            warm_start: None,
         }
     }
 }
@@ -93,14 +98,47 @@ pub fn run_ilp(
             }
         }
     };
+    let mut options = settings.options.clone();
+    if let Some(heuristic) = &settings.warm_start {
+        warm_start(table, heuristic, &mut options, report)?;
+    }
     let ilp = FamilyIlp::new(table);
     let outcome = match settings.formulation {
         Formulation::Family => {
-            family_engine(engine.as_ref(), settings)?.solve(&ilp, &settings.options, progress)?
+            family_engine(engine.as_ref(), settings)?.solve(&ilp, &options, progress)?
         }
-        Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &settings.options)?,
+        Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &options)?,
     };
     fill_report(report, outcome)
+}
+
+/// Runs ASOBS on `table` and makes its DAG the start of `options`, shortening the time
+/// limit by the heuristic's time; the report gets `warm_start_score` and
+/// `warm_start_time_s`. A table with no DAG leaves the start empty (the ILP then proves
+/// infeasibility).
+fn warm_start(
+    table: &ScoreTable,
+    heuristic: &AsobsOptions,
+    options: &mut IlpOptions,
+    report: &mut LearnReport,
+) -> anyhow::Result<()> {
+    let found = match asobs_search(table, heuristic) {
+        Ok(found) => found,
+        Err(HeuristicError::NoNetwork(_)) => return Ok(()),
+        Err(e) => return Err(e).context("warm start"),
+    };
+    if let Some(limit) = options.limits.time_limit.as_mut() {
+        *limit = (*limit - found.time_s).max(0.0);
+    }
+    report.extra.insert("warm_start".into(), json!("asobs"));
+    report
+        .extra
+        .insert("warm_start_score".into(), json!(found.score));
+    report
+        .extra
+        .insert("warm_start_time_s".into(), json!(found.time_s));
+    options.start = Some(found.dag);
+    Ok(())
 }
 
 /// The back-end called `name`, or the first compiled in when `name` is `None`; an error

@@ -233,3 +233,40 @@ fn bad_ilp_options_are_clear_errors() {
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--method ilp"));
 }
+
+#[test]
+fn a_warm_start_keeps_the_optimum_and_is_reported() {
+    let file = scores("sachs_1000.BDeu1.palim3.jkl");
+    let optimum = dp_optimum(&file);
+    for backend in ["scip", "highs", "cbc"] {
+        let r = learn_json(&[
+            "learn",
+            &file,
+            "--method",
+            "ilp",
+            "--backend",
+            backend,
+            "--warm-start",
+            "asobs:0.2",
+            "--json",
+        ]);
+        assert_eq!(r["status"], "optimal", "{backend}: {r}");
+        assert!((r["score"].as_f64().unwrap() - optimum).abs() < 1e-6, "{r}");
+        assert_eq!(r["warm_start"], "asobs");
+        let start = r["warm_start_score"].as_f64().unwrap();
+        assert!(start <= optimum + 1e-9, "{r}");
+        assert!(r["warm_start_time_s"].as_f64().unwrap() >= 0.2, "{r}");
+    }
+    let out = bnsl(&["learn", &file, "--method", "ilp", "--warm-start", "tabu:1"]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown warm-start heuristic `tabu`"));
+    let out = bnsl(&[
+        "learn",
+        &file,
+        "--method",
+        "ilp",
+        "--warm-start",
+        "asobs:-2",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+}

@@ -90,6 +90,32 @@ pub struct IlpArgs {
     /// bnsl/heuristic_depth, bnsl/removable_cuts. See README.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
     pub scip_param: Vec<(String, String)>,
+    /// Start the back-end from the DAG ASOBS finds in S seconds (default 1), run first;
+    /// the JSON gains warm_start_score and warm_start_time_s.
+    #[arg(long, value_name = "asobs[:S]", value_parser = parse_warm_start)]
+    pub warm_start: Option<f64>,
+}
+
+/// Seconds of ASOBS when `--warm-start asobs` names none.
+const DEFAULT_WARM_START_S: f64 = 1.0;
+
+fn parse_warm_start(text: &str) -> Result<f64, String> {
+    let (method, seconds) = match text.split_once(':') {
+        Some((m, s)) => (m, Some(s)),
+        None => (text, None),
+    };
+    if method != "asobs" {
+        return Err(format!(
+            "unknown warm-start heuristic `{method}` (known: asobs)"
+        ));
+    }
+    match seconds {
+        None => Ok(DEFAULT_WARM_START_S),
+        Some(s) => match s.parse::<f64>() {
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+            _ => Err(format!("`{s}` is not a positive number of seconds")),
+        },
+    }
 }
 
 fn parse_scip_param(text: &str) -> Result<(String, String), String> {
@@ -121,6 +147,11 @@ impl IlpArgs {
             },
             constraints,
             scip_params: self.scip_param.clone(),
+            warm_start: self.warm_start.map(|s| AsobsOptions {
+                time_limit: Some(Duration::from_secs_f64(s)),
+                seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
+                ..AsobsOptions::default()
+            }),
         }
     }
 }
@@ -191,6 +222,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
     let table = load_problem(&args.input, args.input_kind, &setup)?;
     let constraints = constraints(&args, &table)?;
+    if args.method != Method::Ilp && (args.ilp.warm_start.is_some() || args.ilp.backend.is_some()) {
+        bail!("--backend and --warm-start need --method ilp");
+    }
     if args.method != Method::Ilp && !constraints.is_empty() {
         bail!("structural constraints (--constraints, --max-parents on a score file) need --method ilp");
     }
