@@ -1,10 +1,10 @@
-//! Exact learning by the family-variable ILP, wired for the pipeline: structural
-//! constraints restrict the table, an engine solves the program on the chosen back-end,
-//! and the outcome becomes a [`LearnReport`] (verified by the pipeline).
+//! Exact learning by the family-variable ILP, wired for the pipeline: an engine solves
+//! the program of the (already restricted and pruned) table on the chosen back-end, and
+//! the outcome becomes a [`LearnReport`] (verified by the pipeline).
 
 use crate::report::{LearnReport, Status};
 use anyhow::{anyhow, bail, Context};
-use bnsl_formulations::{FamilyIlp, ScoreTable, StructuralConstraints};
+use bnsl_formulations::{FamilyIlp, ScoreTable};
 use bnsl_solvers::heuristics::{asobs_search, AsobsOptions, HeuristicError};
 use bnsl_solvers::ilp::cut_loop::CutLoop;
 use bnsl_solvers::ilp::ordering::solve_ordering;
@@ -44,8 +44,6 @@ pub struct IlpSettings {
     pub formulation: Formulation,
     /// Limits, separation settings, start DAG.
     pub options: IlpOptions,
-    /// Required/forbidden arcs and parent limits.
-    pub constraints: StructuralConstraints,
     /// `name=value` settings of the SCIP branch-and-cut engine (`--scip-param`): SCIP
     /// parameters, and the engine's own under `bnsl/`.
     pub scip_params: Vec<(String, String)>,
@@ -60,7 +58,6 @@ impl Default for IlpSettings {
             backend: None,
             formulation: Formulation::Family,
             options: IlpOptions::default(),
-            constraints: StructuralConstraints::default(),
             scip_params: Vec::new(),
             warm_start: None,
         }
@@ -80,24 +77,6 @@ pub fn run_ilp(
     report
         .extra
         .insert("formulation".into(), json!(settings.formulation.as_str()));
-    let restricted;
-    let table = if settings.constraints.is_empty() {
-        table
-    } else {
-        match settings.constraints.restrict(table) {
-            Ok(t) => {
-                restricted = t;
-                &restricted
-            }
-            Err(why) => {
-                report.status = Status::Infeasible;
-                report
-                    .extra
-                    .insert("infeasible".into(), json!(why.to_string()));
-                return Ok(());
-            }
-        }
-    };
     let mut options = settings.options.clone();
     if let Some(heuristic) = &settings.warm_start {
         warm_start(table, heuristic, &mut options, report)?;

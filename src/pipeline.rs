@@ -13,7 +13,7 @@ use crate::scores::{
     ScoreKind, Search, SelectionOptions,
 };
 use anyhow::{bail, Context};
-use bnsl_formulations::ScoreTable;
+use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{asobs_search_with_progress, AsobsOptions, HeuristicError, Rule};
 use bnsl_solvers::ilp::IlpProgress;
@@ -214,6 +214,8 @@ pub struct LearnOptions {
     pub ilp: IlpSettings,
     /// Options of OBS / ASOBS (the rule is set from `method`).
     pub heuristic: AsobsOptions,
+    /// Required/forbidden arcs and parent limits, applied to the table first.
+    pub constraints: StructuralConstraints,
 }
 
 impl LearnOptions {
@@ -223,6 +225,7 @@ impl LearnOptions {
             method,
             ilp: IlpSettings::default(),
             heuristic: AsobsOptions::default(),
+            constraints: StructuralConstraints::default(),
         }
     }
 }
@@ -268,7 +271,39 @@ fn run_order_search(
     }
 }
 
-/// Runs the method of `opts` on `table` and returns a report whose DAG has been checked.
+/// The table a method solves: `table` restricted by `constraints`, without dominated
+/// candidates ([`ScoreTable::without_dominated`]); `report` gets `candidates` (the
+/// number kept). `None` when the constraints leave no DAG: `report` is then
+/// `infeasible`, with the reason.
+fn prepare(
+    table: &ScoreTable,
+    constraints: &StructuralConstraints,
+    report: &mut LearnReport,
+) -> Option<ScoreTable> {
+    let restricted;
+    let base = match constraints.restrict_if_any(table) {
+        Ok(None) => table,
+        Ok(Some(t)) => {
+            restricted = t;
+            &restricted
+        }
+        Err(why) => {
+            report.status = Status::Infeasible;
+            report
+                .extra
+                .insert("infeasible".into(), json!(why.to_string()));
+            return None;
+        }
+    };
+    let (pruned, _) = base.without_dominated();
+    report
+        .extra
+        .insert("candidates".into(), json!(pruned.total_candidates()));
+    Some(pruned)
+}
+
+/// Runs the method of `opts` on `table` (restricted by the constraints, dominated
+/// candidates dropped) and returns a report whose DAG has been checked against `table`.
 pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnReport> {
     let start = Instant::now();
     let method = opts.method;
@@ -282,6 +317,12 @@ pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnRep
         time_s: 0.0,
         extra: Default::default(),
     };
+    let prepared = match prepare(table, &opts.constraints, &mut report) {
+        Some(t) => t,
+        None => return Ok(report),
+    };
+    let table_in = table;
+    let table = &prepared;
     match method {
         Method::Dp => match solve_dp(table, &DpOptions::default()) {
             Ok(res) => {
@@ -305,7 +346,7 @@ pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnRep
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {
         let score = dag
-            .check(table)
+            .check(table_in)
             .context("the solver returned a DAG that fails verification")?;
         if let Some(bound) = report.bound {
             if score < bound - 1e-6 * bound.abs().max(1.0) && report.status == Status::Optimal {

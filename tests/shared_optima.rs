@@ -8,20 +8,6 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-/// Splits one CSV line, honouring double-quoted fields.
-fn csv_fields(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            _ => cur.push(ch),
-        }
-    }
-    out.push(cur);
-    out
-}
-
 fn bnsl(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_bnsl"))
         .args(args)
@@ -82,15 +68,10 @@ fn learn_and_verify(input: &Path, extra: &[&str], optimum: f64, tmp: &Path) {
 #[test]
 fn dp_reaches_every_known_optimum_up_to_20_variables() {
     let shared = common::shared();
-    let text = std::fs::read_to_string(shared.join("ground_truth/optima.csv")).unwrap();
     let tmp = tempfile::tempdir().unwrap();
     let mut checked = Vec::new();
-    for line in text.lines().skip(1) {
-        let f = csv_fields(line);
-        let (instance, params) = (&f[0], &f[2]);
-        let Ok(optimum) = f[3].parse::<f64>() else {
-            continue;
-        };
+    for known in common::known_optima() {
+        let (instance, params, optimum) = (&known.instance, &known.params, known.optimum);
         let path = shared.join(instance);
         if instance.ends_with(".dat") {
             // Data rows: score with the row's settings (BDeu ess 1 and its parent limit).
@@ -109,15 +90,7 @@ fn dp_reaches_every_known_optimum_up_to_20_variables() {
                 tmp.path(),
             );
         } else {
-            let n: usize = std::fs::read_to_string(&path)
-                .unwrap()
-                .lines()
-                .find(|l| !l.starts_with('#') && !l.trim().is_empty())
-                .unwrap()
-                .trim()
-                .parse()
-                .unwrap_or(usize::MAX);
-            if n > 20 {
+            if common::score_file_vars(&path) > 20 {
                 continue;
             }
             learn_and_verify(&path, &[], optimum, tmp.path());

@@ -135,10 +135,64 @@ impl ScoreTable {
             .unwrap_or(0)
     }
 
+    /// The table without dominated candidates: a parent set is dropped when a proper
+    /// subset of it is also a candidate and scores at least as well (the pruning rule
+    /// of seed 002, Lemma 1, applied to a given table: any DAG that uses the superset
+    /// stays acyclic and scores no worse with the subset, so some optimal DAG avoids
+    /// it). GOBNILP does the same to the score files it reads. Returns the table and
+    /// the number of sets dropped.
+    pub fn without_dominated(&self) -> (ScoreTable, usize) {
+        let mut dropped = 0;
+        let candidates = self
+            .candidates
+            .iter()
+            .map(|list| {
+                let kept = undominated(list);
+                dropped += list.len() - kept.len();
+                kept
+            })
+            .collect();
+        let table = ScoreTable {
+            names: self.names.clone(),
+            candidates,
+        };
+        (table, dropped)
+    }
+
     /// Consumes the table, returning names and per-node candidate lists.
     pub fn into_parts(self) -> (Vec<String>, Vec<Vec<Candidate>>) {
         (self.names, self.candidates)
     }
+}
+
+/// The candidates of `list` (best first) that no proper subset in `list` matches or
+/// beats, in the same order. Sets are visited best first and, among equal scores,
+/// smallest first, so a dominating subset is always seen before the sets it dominates.
+fn undominated(list: &[Candidate]) -> Vec<Candidate> {
+    let mut order: Vec<usize> = (0..list.len()).collect();
+    order.sort_by(|&a, &b| {
+        list[b]
+            .score
+            .total_cmp(&list[a].score)
+            .then(list[a].parents.len().cmp(&list[b].parents.len()))
+    });
+    let mut kept_sets: Vec<&VarSet> = Vec::new();
+    let mut keep = vec![false; list.len()];
+    for i in order {
+        let set = &list[i].parents;
+        let dominated = kept_sets
+            .iter()
+            .any(|k| k.len() < set.len() && k.is_subset(set));
+        if !dominated {
+            keep[i] = true;
+            kept_sets.push(set);
+        }
+    }
+    list.iter()
+        .zip(keep)
+        .filter(|(_, k)| *k)
+        .map(|(c, _)| c.clone())
+        .collect()
 }
 
 /// Checks one node's candidate list: non-empty, finite scores, no self-parent, no set twice.
@@ -178,6 +232,43 @@ mod tests {
             parents: VarSet::from_members(n, ps.iter().copied()),
             score,
         }
+    }
+
+    #[test]
+    fn dominated_sets_are_dropped() {
+        let n = 4;
+        let t = ScoreTable::new(
+            (0..n).map(|i| format!("v{i}")).collect(),
+            vec![
+                vec![
+                    cand(n, &[], -10.0),
+                    cand(n, &[1], -8.0),
+                    cand(n, &[1, 2], -9.0), // worse than its subset {1}: dropped
+                    cand(n, &[1, 3], -8.0), // ties with {1}: dropped
+                    cand(n, &[2, 3], -7.0), // better than every subset: kept
+                    cand(n, &[2], -12.0),   // worse than the empty set: dropped
+                ],
+                vec![cand(n, &[], -1.0)],
+                vec![cand(n, &[], -1.0)],
+                vec![cand(n, &[0, 1], -1.0), cand(n, &[], -1.0)],
+            ],
+        )
+        .unwrap();
+        let (pruned, dropped) = t.without_dominated();
+        assert_eq!(dropped, 4);
+        let kept: Vec<Vec<usize>> = pruned
+            .candidates(0)
+            .iter()
+            .map(|c| c.parents.iter().collect())
+            .collect();
+        assert_eq!(kept, vec![vec![2, 3], vec![1], vec![]]);
+        // Equal scores: the smaller set stays whatever the input order.
+        let kept3: Vec<usize> = pruned
+            .candidates(3)
+            .iter()
+            .map(|c| c.parents.len())
+            .collect();
+        assert_eq!(kept3, vec![0]);
     }
 
     #[test]

@@ -62,6 +62,17 @@ impl StructuralConstraints {
     /// # Panics
     /// If an arc names a variable outside the table (callers resolve names first).
     pub fn restrict(&self, table: &ScoreTable) -> Result<ScoreTable, Infeasibility> {
+        Ok(self
+            .restrict_if_any(table)?
+            .unwrap_or_else(|| table.clone()))
+    }
+
+    /// [`Self::restrict`], without copying `table` when there is no constraint
+    /// (`Ok(None)`).
+    pub fn restrict_if_any(&self, table: &ScoreTable) -> Result<Option<ScoreTable>, Infeasibility> {
+        if self.is_empty() {
+            return Ok(None);
+        }
         let n = table.n();
         let names = table.names();
         if let Some(cycle) = self.required_cycle(n) {
@@ -97,8 +108,9 @@ impl StructuralConstraints {
                 }
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(ScoreTable::new(names.to_vec(), lists)
-            .expect("a subset of a valid table's candidates is a valid table"))
+        Ok(Some(ScoreTable::new(names.to_vec(), lists).expect(
+            "a subset of a valid table's candidates is a valid table",
+        )))
     }
 
     /// A directed cycle among the required arcs, if there is one.

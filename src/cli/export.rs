@@ -90,9 +90,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let file = read_scores(&args.input)?;
     let cons = structural_constraints(args.constraints.as_deref(), args.max_parents, &file.table)?;
-    let table = cons
+    let restricted = cons
         .restrict(&file.table)
         .with_context(|| format!("{}: the constraints leave no network", args.input.display()))?;
+    let (table, _) = restricted.without_dominated();
     let ilp = FamilyIlp::new(&table);
     let (model, note) = build(&ilp, &args)?;
     write_model(&args.output, &model, format, args.negate_objective)?;

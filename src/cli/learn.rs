@@ -27,6 +27,10 @@ pub struct Args {
     pub method: Method,
     #[command(flatten)]
     pub scoring: ScoringArgs,
+    /// Structural constraints (required/forbidden arcs, parent limits), for every
+    /// method; see README.
+    #[arg(long, value_name = "FILE")]
+    pub constraints: Option<PathBuf>,
     #[command(flatten)]
     pub run: RunLimitArgs,
     #[command(flatten)]
@@ -76,9 +80,6 @@ pub struct IlpArgs {
     /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
-    /// Structural constraints (required/forbidden arcs, parent limits); see README.
-    #[arg(long, value_name = "FILE")]
-    pub constraints: Option<PathBuf>,
     /// Separate cluster cuts with the heuristics only (no exact sub-IP).
     #[arg(long)]
     pub heuristic_separation_only: bool,
@@ -130,7 +131,7 @@ fn parse_scip_param(text: &str) -> Result<(String, String), String> {
 }
 
 impl IlpArgs {
-    fn settings(&self, constraints: StructuralConstraints, run: &RunLimitArgs) -> IlpSettings {
+    fn settings(&self, run: &RunLimitArgs) -> IlpSettings {
         IlpSettings {
             backend: self.backend.clone(),
             formulation: self.formulation,
@@ -145,7 +146,6 @@ impl IlpArgs {
                 heuristic_separation_only: self.heuristic_separation_only,
                 ..IlpOptions::default()
             },
-            constraints,
             scip_params: self.scip_param.clone(),
             warm_start: self.warm_start.map(|s| AsobsOptions {
                 time_limit: Some(Duration::from_secs_f64(s)),
@@ -163,7 +163,7 @@ fn constraints(args: &Args, table: &ScoreTable) -> anyhow::Result<StructuralCons
         true => None,
         false => args.scoring.max_parents,
     };
-    structural_constraints(args.ilp.constraints.as_deref(), limit, table)
+    structural_constraints(args.constraints.as_deref(), limit, table)
 }
 
 /// The constraints of the file at `path` (if any) with the parent limit `max_parents`
@@ -225,16 +225,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.method != Method::Ilp && (args.ilp.warm_start.is_some() || args.ilp.backend.is_some()) {
         bail!("--backend and --warm-start need --method ilp");
     }
-    if args.method != Method::Ilp && !constraints.is_empty() {
-        bail!("structural constraints (--constraints, --max-parents on a score file) need --method ilp");
-    }
     let options = LearnOptions {
         method: args.method,
-        ilp: args.ilp.settings(constraints, &args.run),
+        ilp: args.ilp.settings(&args.run),
         heuristic: match args.method {
             Method::Obs | Method::Asobs => args.search.options(&args.run)?,
             Method::Dp | Method::Ilp => AsobsOptions::default(),
         },
+        constraints,
     };
     let report = learn(&table, &options)?;
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {

@@ -110,3 +110,55 @@ pub fn check_reference_fixture(name: &str) -> f64 {
     }
     worst
 }
+
+/// One row of `ground_truth/optima.csv` with a numeric optimum.
+pub struct KnownOptimum {
+    /// Path under `../shared/instances`.
+    pub instance: String,
+    /// The row's parameters (e.g. `palim 3`).
+    pub params: String,
+    pub optimum: f64,
+}
+
+/// The rows of `ground_truth/optima.csv` whose optimum is a number.
+pub fn known_optima() -> Vec<KnownOptimum> {
+    let text = std::fs::read_to_string(shared().join("ground_truth/optima.csv")).unwrap();
+    text.lines()
+        .skip(1)
+        .filter_map(|line| {
+            let f = csv_fields(line);
+            let optimum = f[3].parse::<f64>().ok()?;
+            Some(KnownOptimum {
+                instance: f[0].clone(),
+                params: f[2].clone(),
+                optimum,
+            })
+        })
+        .collect()
+}
+
+/// Splits one CSV line, honouring double-quoted fields.
+fn csv_fields(line: &str) -> Vec<String> {
+    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
+    for ch in line.chars() {
+        match ch {
+            '"' => quoted = !quoted,
+            ',' if !quoted => out.push(std::mem::take(&mut cur)),
+            _ => cur.push(ch),
+        }
+    }
+    out.push(cur);
+    out
+}
+
+/// The number of variables of a score file (its first non-comment line).
+pub fn score_file_vars(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap_or(usize::MAX)
+}

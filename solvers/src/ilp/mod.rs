@@ -80,12 +80,18 @@ pub struct IlpOutcome {
     pub time_s: f64,
 }
 
-/// Relative difference below which incumbent and bound count as equal.
-pub const CLOSED_GAP: f64 = 1e-9;
+/// Absolute difference below which incumbent and bound count as equal: half the 1e-6
+/// resolution of score files, so two DAGs whose scores differ in the sixth decimal are
+/// never confused.
+pub const CLOSED_GAP_ABS: f64 = 5e-7;
+
+/// Relative difference below which incumbent and bound count as equal, for scores so
+/// large that [`CLOSED_GAP_ABS`] is below the precision of a solver's bound.
+pub const CLOSED_GAP_REL: f64 = 1e-12;
 
 /// Whether `score` is proven optimal by `bound`.
 pub fn gap_closed(score: f64, bound: f64) -> bool {
-    bound - score <= CLOSED_GAP * score.abs().max(1.0)
+    bound - score <= CLOSED_GAP_ABS.max(CLOSED_GAP_REL * score.abs())
 }
 
 /// A snapshot of a running solve, for progress lines.

@@ -170,6 +170,11 @@ fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
     set_option(highs, "output_flag", limits.verbose)?;
     set_option(highs, "log_to_console", limits.verbose)?;
     set_option(highs, "mip_rel_gap", limits.gap.unwrap_or(0.0))?;
+    if limits.gap.is_none() {
+        // HiGHS's default absolute gap, 1e-6, would accept a network 1e-6 worse than
+        // the best: score files resolve scores to 1e-6.
+        set_option(highs, "mip_abs_gap", 1e-7)?;
+    }
     if let Some(seconds) = limits.time_limit {
         set_option(highs, "time_limit", seconds)?;
     }

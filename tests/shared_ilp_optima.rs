@@ -1,0 +1,158 @@
+//! `bnsl learn --method ilp` reaches the known optima of `ground_truth/optima.csv`
+//! (score files), through the CLI, on every back-end; the back-ends and both
+//! formulations agree. The CI tests take the instances each engine proves within seconds
+//! on 2 cores; the `#[ignore]`d ones take every instance with the time limits stated.
+#![cfg(all(
+    feature = "shared-tests",
+    feature = "highs",
+    feature = "cbc",
+    feature = "scip"
+))]
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+/// Score files SCIP's branch and cut proves in more than 10 s here (2 cores): left to
+/// the ignored test. Measured with `scripts/bench/ilp.py`.
+const SLOW_ON_SCIP: &[&str] = &[
+    "insurance_500_1",
+    "water_1000_1",
+    "carpo500",
+    "insurance_2000_1",
+    "water_4000_1",
+];
+
+/// Learns `file` with the ILP on `backend` and `formulation` within `limit` seconds
+/// and checks the optimum and the DAG (through `verify`).
+fn learn_to_optimum(file: &Path, backend: &str, formulation: &str, limit: u32, optimum: f64) {
+    let tmp = tempfile::tempdir().unwrap();
+    let dag = tmp.path().join("dag.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(["learn", file.to_str().unwrap(), "--method", "ilp", "--json"])
+        .args(["--backend", backend, "--formulation", formulation])
+        .args([
+            "--time-limit",
+            &limit.to_string(),
+            "-o",
+            dag.to_str().unwrap(),
+        ])
+        .output()
+        .unwrap();
+    let what = format!("{} on {backend}/{formulation}", file.display());
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        r["status"], "optimal",
+        "{what}: not proved within {limit} s: {r}"
+    );
+    let score = r["score"].as_f64().unwrap();
+    assert!(
+        (score - optimum).abs() <= 1e-6 * optimum.abs().max(1.0),
+        "{what}: {score} vs known optimum {optimum}"
+    );
+    let verify = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(["verify", "--scores", file.to_str().unwrap()])
+        .args([
+            "--dag",
+            dag.to_str().unwrap(),
+            "--expect",
+            &optimum.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
+/// The score-file rows of optima.csv: (path, variables, optimum).
+fn score_files() -> Vec<(std::path::PathBuf, usize, f64)> {
+    let shared = common::shared();
+    let rows: Vec<_> = common::known_optima()
+        .into_iter()
+        .filter(|k| k.instance.ends_with(".jkl") || k.instance.ends_with(".pss"))
+        .map(|k| {
+            let path = shared.join(&k.instance);
+            let n = common::score_file_vars(&path);
+            (path, n, k.optimum)
+        })
+        .collect();
+    assert!(
+        rows.len() >= 30,
+        "expected ≥ 30 score files with a known optimum"
+    );
+    rows
+}
+
+fn is_slow_on_scip(path: &Path) -> bool {
+    let name = path.file_name().unwrap().to_string_lossy();
+    SLOW_ON_SCIP.iter().any(|s| name.starts_with(s))
+}
+
+#[test]
+fn scip_proves_the_known_optima_it_reaches_in_seconds() {
+    let mut checked = 0;
+    for (path, _, optimum) in score_files() {
+        if !is_slow_on_scip(&path) {
+            learn_to_optimum(&path, "scip", "family", 60, optimum);
+            checked += 1;
+        }
+    }
+    assert!(checked >= 25, "only {checked} instances checked");
+}
+
+#[test]
+fn every_backend_and_formulation_agrees_on_the_small_files() {
+    let mut checked = 0;
+    for (path, n, optimum) in score_files() {
+        if n > 8 {
+            continue;
+        }
+        for backend in ["scip", "highs", "cbc"] {
+            for formulation in ["family", "ordering"] {
+                learn_to_optimum(&path, backend, formulation, 120, optimum);
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} small instances");
+}
+
+#[test]
+fn highs_and_cbc_prove_the_known_optima_up_to_20_variables() {
+    for (path, n, optimum) in score_files() {
+        if n <= 20 {
+            for backend in ["highs", "cbc"] {
+                learn_to_optimum(&path, backend, "family", 120, optimum);
+            }
+        }
+    }
+}
+
+/// Every score file with a known optimum on SCIP within 600 s (issue 3's full check).
+#[test]
+#[ignore = "long: the slow instances take minutes"]
+fn scip_proves_every_known_optimum() {
+    for (path, _, optimum) in score_files() {
+        learn_to_optimum(&path, "scip", "family", 600, optimum);
+    }
+}
+
+/// Every score file with a known optimum on HiGHS and CBC within 1800 s each.
+#[test]
+#[ignore = "long: hours on the cut-loop back-ends"]
+fn highs_and_cbc_prove_every_known_optimum() {
+    for (path, _, optimum) in score_files() {
+        for backend in ["highs", "cbc"] {
+            learn_to_optimum(&path, backend, "family", 1800, optimum);
+        }
+    }
+}
