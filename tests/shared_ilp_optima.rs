@@ -16,13 +16,7 @@ use std::process::Command;
 
 /// Score files SCIP's branch and cut proves in more than 10 s here (2 cores): left to
 /// the ignored test. Measured with `scripts/bench/ilp.py`.
-const SLOW_ON_SCIP: &[&str] = &[
-    "insurance_500_1",
-    "water_1000_1",
-    "carpo500",
-    "insurance_2000_1",
-    "water_4000_1",
-];
+const SLOW_ON_SCIP: &[&str] = &["carpo500"];
 
 /// Learns `file` with the ILP on `backend` and `formulation` within `limit` seconds
 /// and checks the optimum and the DAG (through `verify`).
