@@ -96,6 +96,16 @@ fn scip_name(name: &str) -> Cow<'_, str> {
     }
 }
 
+/// `scip` with every message off: the display, and also warnings, which SCIP (and the
+/// sub-SCIPs of its heuristics, which share the message handler) would otherwise print
+/// to standard output, where bnsl writes its JSON.
+pub(crate) fn silence<T>(scip: Model<T>) -> Model<T> {
+    let scip = scip.hide_output();
+    // SAFETY: the pointer is the live SCIP instance owned by `scip`.
+    unsafe { ffi::SCIPsetMessagehdlrQuiet(scip.scip_ptr(), 1) };
+    scip
+}
+
 /// Creates the SCIP problem with its parameters, variables and linear constraints.
 fn build(
     model: &MilpModel,
@@ -106,7 +116,7 @@ fn build(
     let scip = if limits.verbose {
         scip.set_display_verbosity(4)
     } else {
-        scip.hide_output()
+        silence(scip)
     };
     let sense = match model.sense() {
         Sense::Maximize => ObjSense::Maximize,

@@ -199,7 +199,7 @@ impl ScipBranchAndCut {
         let scip = if options.limits.verbose {
             scip.set_display_verbosity(4)
         } else {
-            scip.hide_output()
+            crate::milp::scip::silence(scip)
         };
         let mut scip = scip.include_default_plugins();
         if !self.settings.scip_cuts {
