@@ -8,22 +8,8 @@ use bnsl_solvers::milp::highs_file::solve_model_file;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn bnsl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bnsl"))
-        .args(args)
-        .output()
-        .expect("run bnsl")
-}
-
-fn scores(name: &str) -> String {
-    common::repo()
-        .join("instances/scores")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
+use common::{bnsl, shipped_scores as scores};
 
 fn dp(file: &str) -> Value {
     let out = bnsl(&["learn", file, "--method", "dp", "--json"]);

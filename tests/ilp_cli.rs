@@ -6,22 +6,8 @@
 mod common;
 
 use serde_json::Value;
-use std::process::{Command, Output};
 
-fn bnsl(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bnsl"))
-        .args(args)
-        .output()
-        .expect("run bnsl")
-}
-
-fn scores(name: &str) -> String {
-    common::repo()
-        .join("instances/scores")
-        .join(name)
-        .to_string_lossy()
-        .into_owned()
-}
+use common::{bnsl, shipped_scores as scores};
 
 fn learn_json(args: &[&str]) -> Value {
     let out = bnsl(args);

@@ -17,27 +17,12 @@ const FILES: [&str; 7] = [
     "jkl/minobs_anc_misc/alarm1000_BIC.jkl",
 ];
 
-/// The fields of one CSV line, honouring double quotes.
-fn csv_fields(line: &str) -> Vec<String> {
-    let (mut out, mut cur, mut quoted) = (Vec::new(), String::new(), false);
-    for ch in line.chars() {
-        match ch {
-            '"' => quoted = !quoted,
-            ',' if !quoted => out.push(std::mem::take(&mut cur)),
-            _ => cur.push(ch),
-        }
-    }
-    out.push(cur);
-    out
-}
-
-/// The optimum (4th column) of the first row of optima.csv naming `instance`.
+/// The optimum of the first row of optima.csv naming `instance`.
 fn optimum(instance: &str) -> f64 {
-    let text = std::fs::read_to_string(common::shared().join("ground_truth/optima.csv")).unwrap();
-    text.lines()
-        .map(csv_fields)
-        .find(|f| f[0] == instance)
-        .and_then(|f| f[3].parse().ok())
+    common::known_optima()
+        .into_iter()
+        .find(|k| k.instance == instance)
+        .map(|k| k.optimum)
         .unwrap_or_else(|| panic!("{instance}: no numeric optimum in optima.csv"))
 }
 

@@ -162,3 +162,20 @@ pub fn score_file_vars(path: &std::path::Path) -> usize {
         .parse()
         .unwrap_or(usize::MAX)
 }
+
+/// Runs the `bnsl` binary under test with `args`.
+pub fn bnsl(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(args)
+        .output()
+        .expect("run bnsl")
+}
+
+/// A score file shipped in `instances/scores`, as a path string.
+pub fn shipped_scores(name: &str) -> String {
+    repo()
+        .join("instances/scores")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
