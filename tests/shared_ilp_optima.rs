@@ -16,7 +16,9 @@ use std::process::Command;
 
 /// Score files SCIP's branch and cut proves in more than 10 s here (2 cores): left to
 /// the ignored test. Measured with `scripts/bench/ilp.py`.
-const SLOW_ON_SCIP: &[&str] = &["carpo500"];
+/// `alarm_10000.scores` (6,362 candidates) is not proved in 300 s: its LP bound stays
+/// 0.4 % above the optimum.
+const SLOW_ON_SCIP: &[&str] = &["carpo500", "alarm_10000"];
 
 /// Learns `file` with the ILP on `backend` and `formulation` within `limit` seconds
 /// and checks the optimum and the DAG (through `verify`).
@@ -72,7 +74,7 @@ fn score_files() -> Vec<(std::path::PathBuf, usize, f64)> {
     let shared = common::shared();
     let rows: Vec<_> = common::known_optima()
         .into_iter()
-        .filter(|k| k.instance.ends_with(".jkl") || k.instance.ends_with(".pss"))
+        .filter(|k| k.instance.starts_with("jkl/"))
         .map(|k| {
             let path = shared.join(&k.instance);
             let n = common::score_file_vars(&path);
@@ -80,8 +82,8 @@ fn score_files() -> Vec<(std::path::PathBuf, usize, f64)> {
         })
         .collect();
     assert!(
-        rows.len() >= 30,
-        "expected ≥ 30 score files with a known optimum"
+        rows.len() >= 35,
+        "expected ≥ 35 score files with a known optimum"
     );
     rows
 }
