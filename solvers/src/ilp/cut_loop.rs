@@ -16,7 +16,7 @@
 
 use super::separation::{separate, sub_ip_backend};
 use super::sink::round_to_dag;
-use super::{gap_closed, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
+use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
 use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
@@ -291,7 +291,9 @@ impl<'a, 't> Run<'a, 't> {
             let graph = self.ilp.graph_of(values);
             if graph.is_acyclic() {
                 self.offer(&graph);
-                self.tighten(outcome.bound);
+                let score = graph.check(self.ilp.table()).ok();
+                let optimal = outcome.status == Status::Optimal;
+                self.tighten(proven_bound(optimal, &limits, score, outcome.bound));
                 self.report();
                 return Ok(());
             }

@@ -89,6 +89,22 @@ pub const CLOSED_GAP_ABS: f64 = 5e-7;
 /// large that [`CLOSED_GAP_ABS`] is below the precision of a solver's bound.
 pub const CLOSED_GAP_REL: f64 = 1e-12;
 
+/// The bound to keep after a solve that reported `bound`: when the solver proved its
+/// solution `score` optimal to a zero gap (`solver_optimal` and no gap limit), the
+/// bound is that score — its own dual bound can sit a little above, within the
+/// solver's tolerances, and must not keep the gap open.
+pub fn proven_bound(
+    solver_optimal: bool,
+    limits: &Limits,
+    score: Option<f64>,
+    bound: Option<f64>,
+) -> Option<f64> {
+    match score {
+        Some(s) if solver_optimal && limits.gap.is_none() => Some(s),
+        _ => bound,
+    }
+}
+
 /// Whether `score` is proven optimal by `bound`.
 pub fn gap_closed(score: f64, bound: f64) -> bool {
     bound - score <= CLOSED_GAP_ABS.max(CLOSED_GAP_REL * score.abs())

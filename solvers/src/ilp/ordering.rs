@@ -1,7 +1,7 @@
 //! Solving the ordering formulation (`bnsl_formulations::ordering`) in one MILP call on
 //! any back-end, warm-started from a DAG when one is given and the back-end can take it.
 
-use super::{gap_closed, IlpOptions, IlpOutcome, IlpStatus};
+use super::{gap_closed, proven_bound, IlpOptions, IlpOutcome, IlpStatus};
 use crate::milp::{MilpBackend, SolverError, Status};
 use bnsl_formulations::ordering::ordering_model;
 use bnsl_formulations::{Dag, FamilyIlp};
@@ -29,10 +29,14 @@ pub fn solve_ordering(
         Some((dag, score))
     });
     let infeasible = outcome.status == Status::Infeasible;
-    let bound = outcome
-        .bound
-        .filter(|_| !infeasible)
-        .map(|b| incumbent.as_ref().map_or(b, |(_, s)| b.max(*s)));
+    let bound = proven_bound(
+        outcome.status == Status::Optimal,
+        &options.limits,
+        incumbent.as_ref().map(|(_, s)| *s),
+        outcome.bound,
+    )
+    .filter(|_| !infeasible)
+    .map(|b| incumbent.as_ref().map_or(b, |(_, s)| b.max(*s)));
     let status = match (&incumbent, bound) {
         _ if infeasible => IlpStatus::Infeasible,
         (Some((_, s)), Some(b)) if gap_closed(*s, b) => IlpStatus::Optimal,
