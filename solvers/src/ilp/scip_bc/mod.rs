@@ -177,7 +177,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let solved = scip
             .try_solve()
             .map_err(|code| error(format!("solve failed: {code:?}")))?;
-        let mut outcome = read_outcome(ilp, &solved, &vars);
+        let mut outcome = read_outcome(ilp, &solved, &vars, self.zero_gap(options));
         outcome.cuts = engine.borrow().clusters.len() as u64;
         drop(vars);
         drop(solved);
@@ -187,6 +187,17 @@ impl FamilyIlpSolver for ScipBranchAndCut {
 }
 
 impl ScipBranchAndCut {
+    /// Whether SCIP runs with no relative or absolute gap limit: neither the user's
+    /// `--gap` nor a `--scip-param limits/gap|limits/absgap`.
+    fn zero_gap(&self, options: &IlpOptions) -> bool {
+        options.limits.gap.is_none()
+            && !self
+                .settings
+                .params
+                .iter()
+                .any(|(name, _)| name == "limits/gap" || name == "limits/absgap")
+    }
+
     /// The SCIP problem: binaries with the local scores as objective (maximised) and a
     /// set-partitioning row per node.
     fn build(
@@ -296,7 +307,15 @@ impl ScipBranchAndCut {
 
 /// The outcome of a finished solve: the best solution's DAG, SCIP's dual bound and
 /// statistics.
-fn read_outcome(ilp: &FamilyIlp<'_>, solved: &Model<Solved>, vars: &[Variable]) -> IlpOutcome {
+///
+/// `zero_gap` says SCIP ran with no gap limit, so that its `Optimal` status proves the
+/// incumbent optimal even when its dual bound sits within its tolerances above it.
+fn read_outcome(
+    ilp: &FamilyIlp<'_>,
+    solved: &Model<Solved>,
+    vars: &[Variable],
+    zero_gap: bool,
+) -> IlpOutcome {
     let incumbent = solved.best_sol().and_then(|sol| {
         let values: Vec<f64> = vars.iter().map(|v| sol.val(v)).collect();
         let dag = ilp.graph_of(&values);
@@ -317,6 +336,12 @@ fn read_outcome(ilp: &FamilyIlp<'_>, solved: &Model<Solved>, vars: &[Variable]) 
     let bound = match (bound, &incumbent) {
         (Some(b), Some((_, s))) => Some(b.max(*s)),
         (b, _) => b,
+    };
+    let scip_optimal = zero_gap && solved.status() == russcip::Status::Optimal;
+    let bound = if scip_optimal {
+        incumbent.as_ref().map(|(_, s)| *s).or(bound)
+    } else {
+        bound
     };
     let status = match (&incumbent, bound) {
         _ if infeasible => IlpStatus::Infeasible,
