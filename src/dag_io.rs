@@ -11,8 +11,10 @@
 //! ```
 //! A node missing from the file has no parents. A model string `[asia][tub|asia][either|lung:tub]`
 //! and a JSON object with a `parents` map (name → list of names), as `--json` prints, are
-//! read as well.
+//! read as well, and so is the graph of a BIF network (`.bif`, `.bif.gz`), so that the
+//! true network of sampled data can be scored like a learned one.
 
+use crate::data::bif::read_bif;
 use crate::error::{read_text, InputError};
 use bnsl_formulations::{Dag, VarSet};
 use std::collections::HashMap;
@@ -96,8 +98,11 @@ fn dot_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Reads a DAG over the variables `names` from a text, model-string or JSON file.
+/// Reads a DAG over the variables `names` from a text, model-string, JSON or BIF file.
 pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
+    if is_bif(path) {
+        return read_bif_graph(path, names);
+    }
     let text = read_text(path)?;
     let index: HashMap<&str, usize> = names
         .iter()
@@ -120,6 +125,52 @@ pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
             .map(|p| p.unwrap_or_else(|| VarSet::empty(n)))
             .collect(),
     ))
+}
+
+/// Whether `path` names a BIF network (`.bif`, optionally gzipped).
+fn is_bif(path: &Path) -> bool {
+    let name = path.to_string_lossy().to_ascii_lowercase();
+    name.ends_with(".bif") || name.ends_with(".bif.gz")
+}
+
+/// The graph of a BIF network, over `names`: the network must have exactly these
+/// variables (in any order).
+fn read_bif_graph(path: &Path, names: &[String]) -> Result<Dag, InputError> {
+    let net = read_bif(path)?;
+    let index: HashMap<&str, usize> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
+    let position = |name: &str| {
+        index.get(name).copied().ok_or_else(|| {
+            InputError::file(
+                path,
+                format!("network variable `{name}` is not in the data or score file"),
+            )
+        })
+    };
+    if net.n_vars() != names.len() {
+        return Err(InputError::file(
+            path,
+            format!(
+                "the network has {} variables, the data or score file {}",
+                net.n_vars(),
+                names.len()
+            ),
+        ));
+    }
+    let n = names.len();
+    let mut parents = vec![VarSet::empty(n); n];
+    for (v, ps) in net.parents.iter().enumerate() {
+        let child = position(&net.variables[v].name)?;
+        let members = ps
+            .iter()
+            .map(|&p| position(&net.variables[p].name))
+            .collect::<Result<Vec<_>, _>>()?;
+        parents[child] = VarSet::from_members(n, members);
+    }
+    Ok(Dag::from_parents(parents))
 }
 
 struct Line<'a> {
@@ -318,6 +369,27 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains(":2: the parents of `b` are given twice"));
+    }
+
+    #[test]
+    fn a_bif_network_gives_its_graph_matched_by_name() {
+        let bif = Path::new(env!("CARGO_MANIFEST_DIR")).join("instances/networks/asia.bif");
+        let net = read_bif(&bif).unwrap();
+        let mut reversed: Vec<String> = net.variables.iter().map(|v| v.name.clone()).collect();
+        reversed.reverse();
+        let d = read_dag(&bif, &reversed).unwrap();
+        let either = reversed.iter().position(|n| n == "either").unwrap();
+        let mut parents: Vec<&str> = d
+            .parents(either)
+            .to_vec()
+            .into_iter()
+            .map(|p| reversed[p].as_str())
+            .collect();
+        parents.sort_unstable();
+        assert_eq!(parents, ["lung", "tub"]);
+        assert_eq!(d.arc_count(), 8);
+        let e = read_dag(&bif, &names()).unwrap_err().to_string();
+        assert!(e.contains("asia.bif") && e.contains("8 variables"), "{e}");
     }
 
     #[test]

@@ -20,7 +20,8 @@ pub struct Args {
     /// Data set to recompute the family scores from (with --score/--ess).
     #[arg(long)]
     pub data: Option<PathBuf>,
-    /// The DAG (parent lists, model string or JSON with `parents`).
+    /// The DAG (parent lists, model string, JSON with `parents`, or a BIF network
+    /// whose graph is checked, e.g. the true network of sampled data).
     #[arg(long)]
     pub dag: PathBuf,
     #[command(flatten)]

@@ -16,7 +16,9 @@
 
 use super::separation::{separate, sub_ip_backend};
 use super::sink::round_to_dag;
-use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
+use super::{
+    gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
+};
 use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
