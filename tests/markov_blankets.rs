@@ -60,7 +60,11 @@ fn hiton_finds_every_true_blanket_on_50000_rows() {
             let got = hiton_mb(&mut ci, t);
             assert_eq!(got.mb, want.mb(), "{name}: MB of {var}");
             assert_eq!(got.pc, Some(want.pc()), "{name}: PC of {var}");
-            assert_eq!(got.spouses, Some(want.spouses.clone()), "{name}: spouses of {var}");
+            assert_eq!(
+                got.spouses,
+                Some(want.spouses.clone()),
+                "{name}: spouses of {var}"
+            );
         }
     }
 }
