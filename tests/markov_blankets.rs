@@ -1,11 +1,14 @@
 //! Markov blanket discovery with known answers: on samples large enough for the G² tests
-//! to be reliable, BAMB and IAMB return every node's true blanket (BAMB also its PC set
-//! and spouses); blanket-restricted candidates keep every true parent.
+//! to be reliable, BAMB, HITON-MB and IAMB return every node's true blanket (BAMB and
+//! HITON-MB also its PC set and spouses); blanket-restricted candidates keep every true
+//! parent.
 
 mod common;
 
 use bnsl::data::{read_bif, sample, DataSet};
-use bnsl::mb::{allowed_parents, bamb, iamb, CiOptions, CiTester, Restriction, TruthMap};
+use bnsl::mb::{
+    allowed_parents, bamb, hiton_mb, hiton_pc, iamb, CiOptions, CiTester, Restriction, TruthMap,
+};
 use bnsl::scores::{generate_candidates, CandidateOptions, LocalScorer, Pruning, ScoreKind};
 use std::process::Command;
 
@@ -37,6 +40,32 @@ fn bamb_finds_every_true_blanket_on_50000_rows() {
             );
         }
         assert!(ci.performed() > 0);
+    }
+}
+
+#[test]
+fn hiton_finds_every_true_blanket_on_50000_rows() {
+    for name in FAITHFUL {
+        let (net, data) = network_sample(name, 50_000);
+        let truth = TruthMap::new(&net, &data).unwrap();
+        let mut ci = CiTester::new(&data, CiOptions::default()).unwrap();
+        for t in 0..data.n_vars() {
+            let want = truth.blanket(t);
+            let var = &data.variables()[t].name;
+            let (pc, sep) = hiton_pc(&mut ci, t);
+            assert_eq!(pc, want.pc(), "{name}: HITON-PC of {var}");
+            for x in (0..data.n_vars()).filter(|&x| x != t && !pc.contains(&x)) {
+                assert!(ci.independent(t, x, &sep[&x]), "{name}: Sep({var}, {x})");
+            }
+            let got = hiton_mb(&mut ci, t);
+            assert_eq!(got.mb, want.mb(), "{name}: MB of {var}");
+            assert_eq!(got.pc, Some(want.pc()), "{name}: PC of {var}");
+            assert_eq!(
+                got.spouses,
+                Some(want.spouses.clone()),
+                "{name}: spouses of {var}"
+            );
+        }
     }
 }
 

@@ -10,7 +10,8 @@
 # Usage: scripts/bench/mb_protocol.sh [NETWORK ...]   (default: child insurance alarm)
 # Environment: SEEDS (default 10), SIZES (default "1000 5000"), BNSL (default
 # target/release/bnsl), BIF_DIR (default ../shared/instances/bif/bnlearn_pgmpy),
-# EXTRA (extra options for bnsl mb).
+# EXTRA (extra options for bnsl mb), ALGS (default "bamb iamb"; add hiton for HITON-MB, whose
+# paper figures are not tabulated here).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BNSL=${BNSL:-target/release/bnsl}
@@ -18,6 +19,7 @@ BIF_DIR=${BIF_DIR:-../shared/instances/bif/bnlearn_pgmpy}
 SEEDS=${SEEDS:-10}
 SIZES=${SIZES:-1000 5000}
 EXTRA=${EXTRA:-}
+ALGS=${ALGS:-bamb iamb}
 NETS=("$@")
 [ ${#NETS[@]} -gt 0 ] || NETS=(child insurance alarm)
 [ -x "$BNSL" ] || cargo build --release --quiet
@@ -29,7 +31,7 @@ for net in "${NETS[@]}"; do
     for seed in $(seq 1 "$SEEDS"); do
       data="$WORK/${net}_${n}_${seed}.csv"
       "$BNSL" sample "$BIF_DIR/$net.bif" -n "$n" --seed "$seed" -o "$data" 2>/dev/null
-      for alg in bamb iamb; do
+      for alg in $ALGS; do
         # shellcheck disable=SC2086
         "$BNSL" mb "$data" --all --algorithm "$alg" --truth "$BIF_DIR/$net.bif" --json --allow-constant $EXTRA \
           > "$WORK/${net}_${n}_${seed}.${alg}.json"
@@ -38,8 +40,8 @@ for net in "${NETS[@]}"; do
   done
 done
 
-python3 - "$WORK" "${NETS[@]}" <<'PY'
-import json, statistics, sys
+ALGS="$ALGS" python3 - "$WORK" "${NETS[@]}" <<'PY'
+import json, os, statistics, sys
 from pathlib import Path
 work, nets = Path(sys.argv[1]), sys.argv[2:]
 # Seed 000, Table 4 (1,000 rows) and Table 5 (5,000 rows): F1, precision, recall,
@@ -67,7 +69,7 @@ print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 for net in nets:
     sizes = sorted({int(p.name.split("_")[1]) for p in work.glob(f"{net}_*.json")})
     for n in sizes:
-        for alg in ("bamb", "iamb"):
+        for alg in os.environ["ALGS"].split():
             runs = [json.loads(p.read_text()) for p in sorted(work.glob(f"{net}_{n}_*.{alg}.json"))]
             k = [len(r["targets"]) for r in runs]
             f1 = [r["mean_f1"] for r in runs]
@@ -77,6 +79,7 @@ for net in nets:
             tm = [sum(x["time_s"] for x in r["targets"]) / t for r, t in zip(runs, k)]
             paper = PAPER.get((net, n, alg))
             ref = ("| " + " | ".join(str(v) for v in paper)) if paper else "| – | – | – | – | –"
-            print(f"| {net} | {n} | {alg.upper()} | {ms(f1, '{:.3f}')} | {ms(pr, '{:.3f}')} | "
+            name = "HITON-MB" if alg == "hiton" else alg.upper()
+            print(f"| {net} | {n} | {name} | {ms(f1, '{:.3f}')} | {ms(pr, '{:.3f}')} | "
                   f"{ms(rc, '{:.3f}')} | {ms(ci, '{:.0f}')} | {ms(tm, '{:.4f}')} {ref} |")
 PY

@@ -1,4 +1,4 @@
-//! `bnsl mb`: Markov blankets of one or all variables by BAMB or IAMB with G² tests, and
+//! `bnsl mb`: Markov blankets of one or all variables by BAMB, IAMB or HITON-MB with G² tests, and
 //! their accuracy against a true network.
 
 use super::scoring_args::DataArgs;

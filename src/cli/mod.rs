@@ -35,7 +35,7 @@ pub enum Command {
     Export(export::Args),
     /// Draw samples from a BIF network by forward sampling.
     Sample(sample::Args),
-    /// Markov blankets by BAMB or IAMB with G² independence tests.
+    /// Markov blankets by BAMB, IAMB or HITON-MB with G² independence tests.
     Mb(mb::Args),
 }
 

@@ -5,6 +5,8 @@
 //! - [`bamb`]: BAMB, seed 000 Algorithm 1 (candidate PC and spouses found together, false
 //!   positives removed in one go).
 //! - [`iamb`]: IAMB, the baseline of seed 000 §5 (grow by strongest dependence, then shrink).
+//! - [`hiton`]: HITON-MB, seed 000's most accurate baseline (HITON-PC of the target and of
+//!   each of its PC members, spouses by the v-structure test).
 //! - [`contingency`]: the stratified counts behind G² and its adjusted degrees of freedom.
 //! - [`subsets`]: BAMB's separating-set search.
 //! - [`truth`]: the true blanket read off a network, and precision / recall / F1.
@@ -14,6 +16,7 @@
 pub mod bamb;
 pub mod ci_test;
 pub mod contingency;
+pub mod hiton;
 pub mod iamb;
 pub mod restrict;
 pub mod run;
@@ -22,6 +25,7 @@ pub mod truth;
 
 pub use bamb::bamb;
 pub use ci_test::{CiOptions, CiOutcome, CiTester, GSquare};
+pub use hiton::{hiton_mb, hiton_pc};
 pub use iamb::iamb;
 pub use restrict::{allowed_parents, Restriction};
 pub use run::{discover, discover_all, target_index, TargetRun};
@@ -35,6 +39,9 @@ pub enum Algorithm {
     Bamb,
     /// IAMB (Tsamardinos et al. 2003), seed 000's baseline: reports the blanket only.
     Iamb,
+    /// HITON-MB (Aliferis et al. 2003), seed 000's baseline: reports the PC set and the
+    /// spouses.
+    Hiton,
 }
 
 impl Algorithm {
@@ -43,6 +50,7 @@ impl Algorithm {
         match self {
             Algorithm::Bamb => "bamb",
             Algorithm::Iamb => "iamb",
+            Algorithm::Hiton => "hiton",
         }
     }
 }

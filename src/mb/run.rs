@@ -1,7 +1,7 @@
 //! Discovering blankets target by target, with the per-target measures of seed 000 §5.1
 //! (number of CI tests and time).
 
-use super::{bamb, iamb, Algorithm, Blanket, CiTester, MbError};
+use super::{bamb, hiton_mb, iamb, Algorithm, Blanket, CiTester, MbError};
 use std::time::Instant;
 
 /// The blanket of one target and what finding it cost.
@@ -25,6 +25,7 @@ pub fn discover(ci: &mut CiTester, target: usize, algorithm: Algorithm) -> Targe
     let blanket = match algorithm {
         Algorithm::Bamb => bamb(ci, target),
         Algorithm::Iamb => iamb(ci, target),
+        Algorithm::Hiton => hiton_mb(ci, target),
     };
     TargetRun {
         target,
