@@ -75,17 +75,25 @@ fn tune(scip: &Model<ProblemCreated>, min_violation: f64) -> Result<(), SolverEr
         [
             ("heuristics off", ffi::SCIPsetHeuristics(ptr, off, 1)),
             ("separating off", ffi::SCIPsetSeparating(ptr, off, 1)),
-            ("objective limit", ffi::SCIPsetObjlimit(ptr, -1.0 + min_violation)),
+            (
+                "objective limit",
+                ffi::SCIPsetObjlimit(ptr, -1.0 + min_violation),
+            ),
         ]
     };
     for (what, code) in codes {
         check(code).map_err(|ScipCallFailed(code)| failed(what, code))?;
     }
     for (name, value) in PARAMS {
-        params::set(ptr, name, value).map_err(|e| failed(name, match e {
-            params::ScipParamError::Rejected { code, .. } => code,
-            _ => ffi::SCIP_Retcode_SCIP_PARAMETERUNKNOWN,
-        }))?;
+        params::set(ptr, name, value).map_err(|e| {
+            failed(
+                name,
+                match e {
+                    params::ScipParamError::Rejected { code, .. } => code,
+                    _ => ffi::SCIP_Retcode_SCIP_PARAMETERUNKNOWN,
+                },
+            )
+        })?;
     }
     Ok(())
 }
