@@ -17,6 +17,7 @@ pub mod cluster;
 pub mod cluster_search;
 pub mod separation;
 pub mod separation_ip;
+pub mod set_packing;
 
 use crate::dag::Dag;
 use crate::milp::{MilpModel, Sense, VarId};

@@ -107,7 +107,7 @@ pub(crate) fn silence<T>(scip: Model<T>) -> Model<T> {
 }
 
 /// Creates the SCIP problem with its parameters, variables and linear constraints.
-fn build(
+pub(crate) fn build(
     model: &MilpModel,
     limits: &Limits,
 ) -> Result<(Model<ProblemCreated>, Vec<Variable>), SolverError> {

@@ -3,9 +3,7 @@
 //! progress callback.
 
 use super::ScipBcSettings;
-use crate::ilp::separation::sub_ip_backend;
 use crate::ilp::{IlpOptions, IlpProgress};
-use crate::milp::MilpBackend;
 use bnsl_formulations::{ClusterCut, FamilyIlp, VarSet};
 use russcip::ffi;
 use rustc_hash::FxHashSet;
@@ -45,8 +43,6 @@ pub(super) struct Engine {
     pub options: IlpOptions,
     /// Engine settings.
     pub settings: ScipBcSettings,
-    /// Solver of the separation sub-IPs (`None`: heuristics only).
-    pub sub_ip: Option<Box<dyn MilpBackend>>,
     /// Called whenever incumbent or bound improve (lifetime erased as for `ilp`).
     progress: &'static dyn Fn(&IlpProgress),
     /// The last snapshot reported.
@@ -73,9 +69,6 @@ impl Engine {
         // SAFETY: lifetimes only; the caller guarantees the referents outlive the engine.
         let ilp: FamilyIlp<'static> = unsafe { std::mem::transmute(ilp.clone()) };
         let progress: &'static dyn Fn(&IlpProgress) = unsafe { std::mem::transmute(progress) };
-        let sub_ip = (!options.heuristic_separation_only)
-            .then(sub_ip_backend)
-            .flatten();
         Engine {
             ilp,
             original,
@@ -83,7 +76,6 @@ impl Engine {
             clusters: FxHashSet::default(),
             options: options.clone(),
             settings: settings.clone(),
-            sub_ip,
             progress,
             last: IlpProgress::default(),
             conshdlr: std::ptr::null_mut(),

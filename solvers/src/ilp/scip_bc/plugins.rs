@@ -2,7 +2,7 @@
 //! sink heuristic and the progress event handler.
 
 use super::engine::{check, Engine, ScipCallFailed, Shared};
-use crate::ilp::separation::separate_exactly;
+use super::sub_scip;
 use crate::ilp::sink::round_to_dag;
 use bnsl_formulations::family::cluster_search::search_clusters;
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
@@ -49,7 +49,8 @@ impl ClusterSeparator {
 
 /// Violated cluster cuts of `values`: the heuristics; when they find nothing, the
 /// combinatorial search ([`search_clusters`]) if it has a budget; when that finds no
-/// cluster without proving there is none, and the node is shallow enough, the sub-IP.
+/// cluster without proving there is none, and the node is shallow enough, the sub-IP
+/// ([`sub_scip::separate`]).
 fn find_cuts(
     engine: &Engine,
     scip: *mut ffi::SCIP,
@@ -78,13 +79,9 @@ fn find_cuts(
                 .collect());
         }
     }
-    let Some(backend) = engine
-        .sub_ip
-        .as_deref()
-        .filter(|_| depth <= engine.settings.sub_ip_depth)
-    else {
+    if depth > engine.settings.sub_ip_depth {
         return Ok(Vec::new());
-    };
+    }
     // SAFETY: queries on the live instance in the solving stage.
     let time_left = unsafe {
         let mut limit = 0.0;
@@ -96,11 +93,16 @@ fn find_cuts(
         limit - ffi::SCIPgetSolvingTime(scip)
     };
     let time_limit = (time_left < 1e19).then_some(time_left.max(0.0));
-    Ok(
-        separate_exactly(ilp, values, &support, options, backend, time_limit)
-            .map(|round| round.cuts)
-            .unwrap_or_default(),
+    // A failed sub-IP finds no cut: the constraint handler keeps the search exact.
+    Ok(sub_scip::separate(
+        ilp,
+        values,
+        &support,
+        options.min_violation,
+        options.max_cuts,
+        time_limit,
     )
+    .unwrap_or_default())
 }
 
 /// The sink heuristic ([`round_to_dag`]) on the LP solution of a node, submitted to SCIP

@@ -190,6 +190,19 @@ fn solves_a_dense_table_with_start_and_progress() {
 }
 
 #[test]
+fn set_packing_rows_initial_or_lazy_keep_the_optimum() {
+    let t = dense(8);
+    for initial in [false, true] {
+        let settings = ScipBcSettings {
+            set_packing_initial: initial,
+            ..ScipBcSettings::default()
+        };
+        let outcome = solve(&t, settings, &IlpOptions::default());
+        assert_optimal(&t, &outcome);
+    }
+}
+
+#[test]
 fn settings_parse_engine_and_scip_parameters() {
     let pairs = |list: &[(&str, &str)]| -> Vec<(String, String)> {
         list.iter()
@@ -199,11 +212,13 @@ fn settings_parse_engine_and_scip_parameters() {
     let s = ScipBcSettings::from_params(&pairs(&[
         ("bnsl/sub_ip_depth", "2"),
         ("bnsl/removable_cuts", "false"),
+        ("bnsl/set_packing_initial", "true"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
     assert_eq!(s.sub_ip_depth, 2);
     assert!(!s.removable_cuts);
+    assert!(s.set_packing_initial);
     assert_eq!(s.params, pairs(&[("separating/maxrounds", "3")]));
     assert!(matches!(
         ScipBcSettings::from_params(&pairs(&[("bnsl/nope", "1")])),
