@@ -16,7 +16,9 @@ Environment:
   TIME_LIMIT    seconds per run (default 300)
   ONLY          comma list of substrings: run only instances whose file name has one
   WARM          "1": add a row per run warm-started with --warm-start asobs:$WARM_S
-                (default 1 s), for issue 4's cold/warm comparison
+                (default 1 s), for issue 4's cold/warm comparison; its start column gives
+                the heuristic's score and time, and excess = warm solve s - heuristic s -
+                cold solve s (> 0: the start made the exact solve slower)
   EXTRA         extra arguments for every run (split on spaces)
 """
 import csv
@@ -102,9 +104,12 @@ def main():
         optimum = optima.get(os.path.normpath(path))
         for backend in backends:
             for formulation in formulations:
+                cold_t = None
                 for warm in warms:
                     r = run(bin_, path, backend, formulation, limit, warm)
                     t = r.get("time_s")
+                    if not warm:
+                        cold_t = t
                     ref = GOBNILP_S.get(name)
                     solved = r.get("status") == "optimal"
                     ratio = fmt(r["wall_s"] / ref, ".2f") if solved and ref else "-"
@@ -112,7 +117,12 @@ def main():
                     check = ""
                     if solved and optimum is not None:
                         check = " ✓" if abs(score - optimum) <= 1e-6 * abs(optimum) + 1e-6 else " ✗"
-                    start = f"asobs {warm}s ({fmt(r.get('warm_start_score'), '.3f')})" if warm else "cold"
+                    start = "cold"
+                    if warm:
+                        heur = r.get("warm_start_time_s")
+                        excess = t - heur - cold_t if None not in (t, heur, cold_t) else None
+                        start = (f"asobs {warm}s ({fmt(r.get('warm_start_score'), '.3f')}, "
+                                 f"{fmt(heur, '.3f')} s; excess {fmt(excess, '+.3f')})")
                     print(f"| {name} | {backend} | {formulation} | {start} | {r.get('status')} "
                           f"| {fmt(t, '.3f')} | {r['wall_s']:.2f} | {r.get('nodes', '-')} | {r.get('cuts', '-')} "
                           f"| {r.get('rounds') if r.get('rounds') is not None else '-'} "
