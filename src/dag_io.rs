@@ -104,11 +104,7 @@ pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
         return read_bif_graph(path, names);
     }
     let text = read_text(path)?;
-    let index: HashMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let index = name_index(names);
     let mut parents: Vec<Option<VarSet>> = vec![None; names.len()];
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
@@ -127,6 +123,15 @@ pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
     ))
 }
 
+/// The position of each name in `names`.
+fn name_index(names: &[String]) -> HashMap<&str, usize> {
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect()
+}
+
 /// Whether `path` names a BIF network (`.bif`, optionally gzipped).
 fn is_bif(path: &Path) -> bool {
     let name = path.to_string_lossy().to_ascii_lowercase();
@@ -137,11 +142,7 @@ fn is_bif(path: &Path) -> bool {
 /// variables (in any order).
 fn read_bif_graph(path: &Path, names: &[String]) -> Result<Dag, InputError> {
     let net = read_bif(path)?;
-    let index: HashMap<&str, usize> = names
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.as_str(), i))
-        .collect();
+    let index = name_index(names);
     let position = |name: &str| {
         index.get(name).copied().ok_or_else(|| {
             InputError::file(

@@ -38,7 +38,10 @@ fn grow(ilp: &FamilyIlp<'_>, members: &[(usize, Vec<usize>)], rows: &mut Vec<Vec
         let Some(extended) = extend(ilp, members, next) else {
             continue;
         };
-        let mut row: Vec<usize> = extended.iter().flat_map(|(_, c)| c.iter().copied()).collect();
+        let mut row: Vec<usize> = extended
+            .iter()
+            .flat_map(|(_, c)| c.iter().copied())
+            .collect();
         row.sort_unstable();
         rows.push(row);
         grow(ilp, &extended, rows);
