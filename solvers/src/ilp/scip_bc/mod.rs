@@ -19,8 +19,10 @@ mod params;
 mod plugins;
 mod sub_scip;
 
-use super::{gap_closed, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
-use crate::milp::SolverError;
+use super::{
+    gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
+};
+use crate::milp::{Limits, SolverError};
 use bnsl_formulations::family::set_packing::set_packing_rows;
 use bnsl_formulations::FamilyIlp;
 use engine::{Engine, ScipCallFailed};
@@ -195,7 +197,13 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let solved = scip
             .try_solve()
             .map_err(|code| error(format!("solve failed: {code:?}")))?;
-        let mut outcome = read_outcome(ilp, &solved, &vars, self.zero_gap(options));
+        let mut outcome = read_outcome(
+            ilp,
+            &solved,
+            &vars,
+            &options.limits,
+            self.sets_a_gap_limit(),
+        );
         outcome.cuts = engine.borrow().clusters.len() as u64;
         drop(vars);
         drop(solved);
@@ -205,15 +213,13 @@ impl FamilyIlpSolver for ScipBranchAndCut {
 }
 
 impl ScipBranchAndCut {
-    /// Whether SCIP runs with no relative or absolute gap limit: neither the user's
-    /// `--gap` nor a `--scip-param limits/gap|limits/absgap`.
-    fn zero_gap(&self, options: &IlpOptions) -> bool {
-        options.limits.gap.is_none()
-            && !self
-                .settings
-                .params
-                .iter()
-                .any(|(name, _)| name == "limits/gap" || name == "limits/absgap")
+    /// Whether a `--scip-param limits/gap|limits/absgap` gives SCIP a gap limit of its
+    /// own (besides the user's `--gap`, which is in the limits).
+    fn sets_a_gap_limit(&self) -> bool {
+        self.settings
+            .params
+            .iter()
+            .any(|(name, _)| name == "limits/gap" || name == "limits/absgap")
     }
 
     /// The SCIP problem: binaries with the local scores as objective (maximised) and a
@@ -339,13 +345,14 @@ impl ScipBranchAndCut {
 /// The outcome of a finished solve: the best solution's DAG, SCIP's dual bound and
 /// statistics.
 ///
-/// `zero_gap` says SCIP ran with no gap limit, so that its `Optimal` status proves the
-/// incumbent optimal even when its dual bound sits within its tolerances above it.
+/// SCIP's `Optimal` status proves the incumbent optimal ([`proven_bound`]) unless a gap
+/// limit stopped it: `limits.gap`, or one set by a SCIP parameter (`gap_parameter`).
 fn read_outcome(
     ilp: &FamilyIlp<'_>,
     solved: &Model<Solved>,
     vars: &[Variable],
-    zero_gap: bool,
+    limits: &Limits,
+    gap_parameter: bool,
 ) -> IlpOutcome {
     let incumbent = solved.best_sol().and_then(|sol| {
         let values: Vec<f64> = vars.iter().map(|v| sol.val(v)).collect();
@@ -368,12 +375,13 @@ fn read_outcome(
         (Some(b), Some((_, s))) => Some(b.max(*s)),
         (b, _) => b,
     };
-    let scip_optimal = zero_gap && solved.status() == russcip::Status::Optimal;
-    let bound = if scip_optimal {
-        incumbent.as_ref().map(|(_, s)| *s).or(bound)
-    } else {
-        bound
-    };
+    let scip_optimal = !gap_parameter && solved.status() == russcip::Status::Optimal;
+    let bound = proven_bound(
+        scip_optimal,
+        limits,
+        incumbent.as_ref().map(|(_, s)| *s),
+        bound,
+    );
     let status = match (&incumbent, bound) {
         _ if infeasible => IlpStatus::Infeasible,
         (Some((_, score)), Some(b)) if gap_closed(*score, b) => IlpStatus::Optimal,
