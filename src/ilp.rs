@@ -2,9 +2,10 @@
 //! the program of the (already restricted and pruned) table on the chosen back-end, and
 //! the outcome becomes a [`LearnReport`] (verified by the pipeline).
 
+use crate::dag_io::read_dag;
 use crate::report::{LearnReport, Status};
 use anyhow::{anyhow, bail, Context};
-use bnsl_formulations::{FamilyIlp, ScoreTable};
+use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
 use bnsl_solvers::heuristics::{asobs_search, AsobsOptions, HeuristicError};
 use bnsl_solvers::ilp::cut_loop::CutLoop;
 use bnsl_solvers::ilp::ordering::solve_ordering;
@@ -13,6 +14,8 @@ use bnsl_solvers::ilp::scip_bc::{ScipBcSettings, ScipBranchAndCut};
 use bnsl_solvers::ilp::{FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
 use bnsl_solvers::milp::{backend, backends, MilpBackend};
 use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 /// Which program is solved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -47,9 +50,19 @@ pub struct IlpSettings {
     /// `name=value` settings of the SCIP branch-and-cut engine (`--scip-param`): SCIP
     /// parameters, and the engine's own under `bnsl/`.
     pub scip_params: Vec<(String, String)>,
-    /// Run ASOBS (seed 001 §4) with these options first and start the back-end from its
-    /// DAG (`--warm-start asobs[:S]`); its time counts against the time limit.
-    pub warm_start: Option<AsobsOptions>,
+    /// Where the back-end's starting DAG comes from (`--warm-start`); its time counts
+    /// against the time limit.
+    pub warm_start: Option<WarmStart>,
+}
+
+/// The source of a starting DAG for the back-end.
+#[derive(Clone, Debug)]
+pub enum WarmStart {
+    /// Run ASOBS (seed 001 §4) with these options first and start from its DAG.
+    Asobs(AsobsOptions),
+    /// Read the DAG from this file (see [`read_dag`]); a node whose parent set is not a
+    /// candidate takes its best candidate inside that set.
+    Dag(PathBuf),
 }
 
 impl Default for IlpSettings {
@@ -91,33 +104,69 @@ pub fn run_ilp(
     fill_report(report, outcome)
 }
 
-/// Runs ASOBS on `table` and makes its DAG the start of `options`, shortening the time
-/// limit by the heuristic's time; the report gets `warm_start_score` and
+/// Makes the DAG of `source` the start of `options`, shortening the time limit by the
+/// time it took; the report gets `warm_start`, `warm_start_score` and
 /// `warm_start_time_s`. A table with no DAG leaves the start empty (the ILP then proves
 /// infeasibility).
 fn warm_start(
     table: &ScoreTable,
-    heuristic: &AsobsOptions,
+    source: &WarmStart,
     options: &mut IlpOptions,
     report: &mut LearnReport,
 ) -> anyhow::Result<()> {
-    let found = match asobs_search(table, heuristic) {
-        Ok(found) => found,
-        Err(HeuristicError::NoNetwork(_)) => return Ok(()),
-        Err(e) => return Err(e).context("warm start"),
+    let began = Instant::now();
+    let (name, dag, score) = match source {
+        WarmStart::Asobs(heuristic) => match asobs_search(table, heuristic) {
+            Ok(found) => ("asobs", found.dag, found.score),
+            Err(HeuristicError::NoNetwork(_)) => return Ok(()),
+            Err(e) => return Err(e).context("warm start"),
+        },
+        WarmStart::Dag(path) => {
+            let dag = start_dag_from_file(table, path)?;
+            let score = dag
+                .check(table)
+                .with_context(|| format!("warm start {}", path.display()))?;
+            ("dag", dag, score)
+        }
     };
+    let seconds = began.elapsed().as_secs_f64();
     if let Some(limit) = options.limits.time_limit.as_mut() {
-        *limit = (*limit - found.time_s).max(0.0);
+        *limit = (*limit - seconds).max(0.0);
     }
-    report.extra.insert("warm_start".into(), json!("asobs"));
+    report.extra.insert("warm_start".into(), json!(name));
+    report.extra.insert("warm_start_score".into(), json!(score));
     report
         .extra
-        .insert("warm_start_score".into(), json!(found.score));
-    report
-        .extra
-        .insert("warm_start_time_s".into(), json!(found.time_s));
-    options.start = Some(found.dag);
+        .insert("warm_start_time_s".into(), json!(seconds));
+    options.start = Some(dag);
     Ok(())
+}
+
+/// The DAG in the file at `path`, each node's parent set replaced by its best candidate
+/// of `table` inside that set when it is not a candidate itself (a pruned or restricted
+/// table keeps the best subsets; taking subsets keeps the graph acyclic). Errors name the
+/// file: unreadable, cyclic, or a node with no candidate inside its parents.
+fn start_dag_from_file(table: &ScoreTable, path: &Path) -> anyhow::Result<Dag> {
+    let shown = path.display();
+    let read = read_dag(path, table.names()).with_context(|| format!("warm start {shown}"))?;
+    if let Err(cycle) = read.topological_order() {
+        let names: Vec<&str> = cycle.iter().map(|&v| table.names()[v].as_str()).collect();
+        bail!(
+            "warm start {shown}: the DAG has a cycle: {}",
+            names.join(" -> ")
+        );
+    }
+    let mut dag = Dag::empty(table.n());
+    for v in 0..table.n() {
+        let Some(choice) = table.best_within(v, read.parents(v)) else {
+            bail!(
+                "warm start {shown}: no candidate parent set of `{}` lies inside its parents there",
+                table.names()[v]
+            );
+        };
+        dag.set_parents(v, choice.parents.clone());
+    }
+    Ok(dag)
 }
 
 /// The back-end called `name`, or the first compiled in when `name` is `None`; an error

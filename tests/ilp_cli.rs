@@ -249,7 +249,8 @@ fn a_warm_start_keeps_the_optimum_and_is_reported() {
     }
     let out = bnsl(&["learn", &file, "--method", "ilp", "--warm-start", "tabu:1"]);
     assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown warm-start heuristic `tabu`"));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("unknown warm-start heuristic `tabu` and no such DAG file"));
     let out = bnsl(&[
         "learn",
         &file,
@@ -259,4 +260,75 @@ fn a_warm_start_keeps_the_optimum_and_is_reported() {
         "asobs:-2",
     ]);
     assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
+fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
+    let file = scores("sachs_1000.BDeu1.palim3.jkl");
+    let optimum = dp_optimum(&file);
+    let dir = tempfile::tempdir().unwrap();
+    let optimal = dir.path().join("optimal.txt");
+    let out = bnsl(&["learn", &file, "-o", optimal.to_str().unwrap()]);
+    assert!(out.status.success());
+    // The optimum as a start: nothing left but the proof.
+    for backend in ["scip", "highs", "cbc"] {
+        let r = learn_json(&[
+            "learn",
+            &file,
+            "--method",
+            "ilp",
+            "--backend",
+            backend,
+            "--warm-start",
+            optimal.to_str().unwrap(),
+            "--json",
+        ]);
+        assert_eq!(r["status"], "optimal", "{backend}: {r}");
+        assert_eq!(r["warm_start"], "dag", "{r}");
+        assert!(
+            (r["warm_start_score"].as_f64().unwrap() - optimum).abs() < 1e-6,
+            "{r}"
+        );
+        assert!((r["score"].as_f64().unwrap() - optimum).abs() < 1e-6, "{r}");
+    }
+    // Every node takes all earlier nodes as parents: no such set is a candidate (the
+    // file has at most three parents), so each becomes its best candidate inside.
+    let names = [
+        "Akt", "Erk", "Jnk", "Mek", "P38", "PIP2", "PIP3", "PKA", "PKC", "Plcg", "Raf",
+    ];
+    let chain: String = (0..names.len())
+        .map(|i| format!("{} <- {}\n", names[i], names[..i].join(", ")))
+        .collect();
+    let dense = dir.path().join("dense.txt");
+    std::fs::write(&dense, chain).unwrap();
+    let r = learn_json(&[
+        "learn",
+        &file,
+        "--method",
+        "ilp",
+        "--backend",
+        "scip",
+        "--warm-start",
+        dense.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(r["status"], "optimal", "{r}");
+    assert!(
+        r["warm_start_score"].as_f64().unwrap() <= optimum + 1e-9,
+        "{r}"
+    );
+    // A cycle is refused, naming the file.
+    let cyclic = dir.path().join("cyclic.txt");
+    std::fs::write(&cyclic, "Akt <- Erk\nErk <- Akt\n").unwrap();
+    let out = bnsl(&[
+        "learn",
+        &file,
+        "--method",
+        "ilp",
+        "--warm-start",
+        cyclic.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("cyclic.txt") && err.contains("cycle"), "{err}");
 }

@@ -145,6 +145,21 @@ impl VarSet {
         out
     }
 
+    /// The members common to both sets.
+    pub fn intersection(&self, other: &VarSet) -> VarSet {
+        debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());
+        let mut out = self.clone();
+        for (o, b) in out
+            .words
+            .as_mut_slice()
+            .iter_mut()
+            .zip(other.words.as_slice())
+        {
+            *o &= b;
+        }
+        out
+    }
+
     /// The members of `self` that are not members of `other`.
     pub fn difference(&self, other: &VarSet) -> VarSet {
         debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());

@@ -3,7 +3,7 @@
 use super::scoring_args::ScoringArgs;
 use crate::dag_io::{render_dag, DagFormat};
 use crate::fio::read_constraints;
-use crate::ilp::{Formulation, IlpSettings};
+use crate::ilp::{Formulation, IlpSettings, WarmStart};
 use crate::pipeline::{is_data_file, learn, load_problem, InputKind, LearnOptions, Method};
 use crate::report::Status;
 use anyhow::{bail, Context};
@@ -91,29 +91,45 @@ pub struct IlpArgs {
     /// bnsl/heuristic_depth, bnsl/removable_cuts. See README.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
     pub scip_param: Vec<(String, String)>,
-    /// Start the back-end from the DAG ASOBS finds in S seconds (default 1), run first;
-    /// the JSON gains warm_start_score and warm_start_time_s.
-    #[arg(long, value_name = "asobs[:S]", value_parser = parse_warm_start)]
-    pub warm_start: Option<f64>,
+    /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1)
+    /// first; a file name reads the DAG from that file (text, JSON, model string or BIF,
+    /// as `bnsl verify --dag` reads). The JSON gains warm_start, warm_start_score and
+    /// warm_start_time_s.
+    #[arg(long, value_name = "asobs[:S]|FILE", value_parser = parse_warm_start)]
+    pub warm_start: Option<WarmStartArg>,
+}
+
+/// What `--warm-start` names.
+#[derive(Clone, Debug, PartialEq)]
+pub enum WarmStartArg {
+    /// ASOBS for this many seconds.
+    Asobs(f64),
+    /// A DAG file.
+    File(PathBuf),
 }
 
 /// Seconds of ASOBS when `--warm-start asobs` names none.
 const DEFAULT_WARM_START_S: f64 = 1.0;
 
-fn parse_warm_start(text: &str) -> Result<f64, String> {
+fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
+    let path = PathBuf::from(text);
+    if path.is_file() {
+        return Ok(WarmStartArg::File(path));
+    }
     let (method, seconds) = match text.split_once(':') {
         Some((m, s)) => (m, Some(s)),
         None => (text, None),
     };
     if method != "asobs" {
         return Err(format!(
-            "unknown warm-start heuristic `{method}` (known: asobs)"
+            "unknown warm-start heuristic `{method}` and no such DAG file `{text}` \
+             (known heuristics: asobs)"
         ));
     }
     match seconds {
-        None => Ok(DEFAULT_WARM_START_S),
+        None => Ok(WarmStartArg::Asobs(DEFAULT_WARM_START_S)),
         Some(s) => match s.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(WarmStartArg::Asobs(v)),
             _ => Err(format!("`{s}` is not a positive number of seconds")),
         },
     }
@@ -147,10 +163,13 @@ impl IlpArgs {
                 ..IlpOptions::default()
             },
             scip_params: self.scip_param.clone(),
-            warm_start: self.warm_start.map(|s| AsobsOptions {
-                time_limit: Some(Duration::from_secs_f64(s)),
-                seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
-                ..AsobsOptions::default()
+            warm_start: self.warm_start.as_ref().map(|arg| match arg {
+                WarmStartArg::Asobs(s) => WarmStart::Asobs(AsobsOptions {
+                    time_limit: Some(Duration::from_secs_f64(*s)),
+                    seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
+                    ..AsobsOptions::default()
+                }),
+                WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
             }),
         }
     }

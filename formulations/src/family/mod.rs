@@ -15,6 +15,7 @@
 
 pub mod cluster;
 pub mod cluster_search;
+pub mod propagation;
 pub mod separation;
 pub mod separation_ip;
 pub mod set_packing;

@@ -17,6 +17,7 @@ mod acyclic;
 mod engine;
 mod params;
 mod plugins;
+mod propagator;
 mod sub_scip;
 
 use super::{
@@ -65,6 +66,10 @@ pub struct ScipBcSettings {
     /// (the default: water1000 0.05 s lazily against 0.15 s with every row initial;
     /// alarm1000, barley1000, insurance1000 and hailfinder500 unchanged).
     pub set_packing_initial: bool,
+    /// Whether the acyclicity propagator closes, at every node, the family columns that
+    /// would close a cycle with the arcs the node's bounds imply (GOBNILP's DAG-cluster
+    /// propagation, see `propagator`).
+    pub propagation: bool,
     /// Whether SCIP's own general-purpose cut separators run (the cluster separator
     /// always does).
     pub scip_cuts: bool,
@@ -85,6 +90,7 @@ impl Default for ScipBcSettings {
             removable_cuts: true,
             set_packing: true,
             set_packing_initial: false,
+            propagation: true,
             scip_cuts: true,
             scip_heuristics: true,
             params: Vec::new(),
@@ -125,6 +131,9 @@ impl ScipBcSettings {
                 }
                 "bnsl/set_packing_initial" => {
                     settings.set_packing_initial = value.parse().map_err(|_| bad("bool"))?
+                }
+                "bnsl/propagation" => {
+                    settings.propagation = value.parse().map_err(|_| bad("bool"))?
                 }
                 "bnsl/scip_cuts" => settings.scip_cuts = value.parse().map_err(|_| bad("bool"))?,
                 "bnsl/scip_heuristics" => {
@@ -197,6 +206,10 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let solved = scip
             .try_solve()
             .map_err(|code| error(format!("solve failed: {code:?}")))?;
+        if options.limits.verbose {
+            // SAFETY: the solved instance is live; a null file is SCIP's standard output.
+            let _ = unsafe { ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
+        }
         let mut outcome = read_outcome(
             ilp,
             &solved,
@@ -278,6 +291,10 @@ impl ScipBranchAndCut {
     ) -> Result<Model<ProblemCreated>, SolverError> {
         acyclic::include(scip.scip_ptr(), engine)
             .map_err(failed("including the acyclicity handler"))?;
+        if self.settings.propagation {
+            propagator::include(scip.scip_ptr(), engine)
+                .map_err(failed("including the acyclicity propagator"))?;
+        }
         scip.include_separator(
             "clusters",
             "cluster cuts: heuristics and the exact sub-IP",
