@@ -3,18 +3,27 @@
 //! Nodes are placed from last to first: among the nodes not yet placed, each may take
 //! any parent set inside the others; the node whose best such parent set has the largest
 //! solution value (ties: the smaller loss of score against its best candidate) becomes
-//! the sink of the remaining nodes. The order found this way is then used as in OBS
-//! (seed 001, §4): every node takes its best-scoring candidate among its predecessors, which
-//! never scores less than the rounded choice.
+//! the sink of the remaining nodes. The order found this way is then improved as in
+//! seed 001 §4: OBS (every node takes its best-scoring candidate among its predecessors,
+//! never worse than the rounded choice) with the swap local search, and ASOBS on the
+//! final order (never worse than OBS on it, Theorem 3).
 
+use crate::heuristics::asobs_network;
+use crate::heuristics::local_search::swap_search;
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 
 /// A DAG made of candidates of `ilp`'s table, guided by `values` (one per column).
 /// `None` only when no DAG can be built from the candidates placed this way (some node
 /// has no candidate inside any set of remaining nodes, e.g. under required arcs).
 pub fn round_to_dag(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Dag> {
+    let table = ilp.table();
     let order = sink_order(ilp, values)?;
-    best_parents_in_order(ilp, &order)
+    let (order, obs) = swap_search(table, order, None)?;
+    let best = match asobs_network(table, &order) {
+        Some(asobs) if asobs.score > obs.score => asobs,
+        _ => obs,
+    };
+    Some(best.to_dag(table))
 }
 
 /// A topological order (first = source) built by repeatedly removing a sink.
@@ -51,19 +60,6 @@ fn sink_order(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Vec<usize>> {
     }
     reversed.reverse();
     Some(reversed)
-}
-
-/// Every node's best candidate whose parents come before it in `order`.
-fn best_parents_in_order(ilp: &FamilyIlp<'_>, order: &[usize]) -> Option<Dag> {
-    let n = ilp.n();
-    let mut before = VarSet::empty(n);
-    let mut dag = Dag::empty(n);
-    for &v in order {
-        let choice = ilp.table().best_within(v, &before)?;
-        dag.set_parents(v, choice.parents.clone());
-        before.insert(v);
-    }
-    Some(dag)
 }
 
 #[cfg(test)]
