@@ -132,45 +132,30 @@ impl VarSet {
 
     /// The union of the two sets.
     pub fn union(&self, other: &VarSet) -> VarSet {
-        debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());
-        let mut out = self.clone();
-        for (o, b) in out
-            .words
-            .as_mut_slice()
-            .iter_mut()
-            .zip(other.words.as_slice())
-        {
-            *o |= b;
-        }
-        out
+        self.combine(other, |a, b| a | b)
     }
 
     /// The members common to both sets.
     pub fn intersection(&self, other: &VarSet) -> VarSet {
-        debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());
-        let mut out = self.clone();
-        for (o, b) in out
-            .words
-            .as_mut_slice()
-            .iter_mut()
-            .zip(other.words.as_slice())
-        {
-            *o &= b;
-        }
-        out
+        self.combine(other, |a, b| a & b)
     }
 
     /// The members of `self` that are not members of `other`.
     pub fn difference(&self, other: &VarSet) -> VarSet {
+        self.combine(other, |a, b| a & !b)
+    }
+
+    /// The set whose words are `op` of the two sets' words.
+    fn combine(&self, other: &VarSet, op: impl Fn(u64, u64) -> u64) -> VarSet {
         debug_assert_eq!(self.words.as_slice().len(), other.words.as_slice().len());
         let mut out = self.clone();
-        for (o, b) in out
+        for (o, &b) in out
             .words
             .as_mut_slice()
             .iter_mut()
             .zip(other.words.as_slice())
         {
-            *o &= !b;
+            *o = op(*o, b);
         }
         out
     }
