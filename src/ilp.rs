@@ -5,7 +5,7 @@
 use crate::dag_io::read_dag;
 use crate::report::{LearnReport, Status};
 use anyhow::{anyhow, bail, Context};
-use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
+use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable};
 use bnsl_solvers::heuristics::{asobs_search, AsobsOptions, HeuristicError};
 use bnsl_solvers::ilp::cut_loop::CutLoop;
 use bnsl_solvers::ilp::ordering::solve_ordering;
@@ -150,11 +150,8 @@ fn start_dag_from_file(table: &ScoreTable, path: &Path) -> anyhow::Result<Dag> {
     let shown = path.display();
     let read = read_dag(path, table.names()).with_context(|| format!("warm start {shown}"))?;
     if let Err(cycle) = read.topological_order() {
-        let names: Vec<&str> = cycle.iter().map(|&v| table.names()[v].as_str()).collect();
-        bail!(
-            "warm start {shown}: the DAG has a cycle: {}",
-            names.join(" -> ")
-        );
+        let names = cycle.iter().map(|&v| table.names()[v].clone()).collect();
+        return Err(DagError::Cycle(names)).with_context(|| format!("warm start {shown}"));
     }
     let mut dag = Dag::empty(table.n());
     for v in 0..table.n() {

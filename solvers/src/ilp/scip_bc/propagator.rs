@@ -63,28 +63,29 @@ unsafe extern "C" fn execute(
 
 /// Reads the local upper bounds, propagates, and applies the closings.
 fn propagate(scip: *mut ffi::SCIP, engine: &Shared) -> Result<ffi::SCIP_RESULT, ScipCallFailed> {
-    let (propagated, vars) = {
+    let close: Vec<*mut ffi::SCIP_VAR> = {
         let mut engine = engine.borrow_mut();
-        let vars = engine.transformed(scip)?.to_vec();
         // SAFETY: live transformed variables in the solving stage.
-        let open: Vec<bool> = vars
+        let open: Vec<bool> = engine
+            .transformed(scip)?
             .iter()
             .map(|&var| unsafe { ffi::SCIPvarGetUbLocal(var) } > 0.5)
             .collect();
-        (propagate_acyclicity(&engine.ilp, &open), vars)
+        let columns = match propagate_acyclicity(&engine.ilp, &open) {
+            Propagated::Infeasible => return Ok(ffi::SCIP_Result_SCIP_CUTOFF),
+            Propagated::Close(columns) => columns,
+        };
+        let vars = engine.transformed(scip)?;
+        columns.iter().map(|&c| vars[c]).collect()
     };
-    let close = match propagated {
-        Propagated::Infeasible => return Ok(ffi::SCIP_Result_SCIP_CUTOFF),
-        Propagated::Close(columns) if columns.is_empty() => {
-            return Ok(ffi::SCIP_Result_SCIP_DIDNOTFIND)
-        }
-        Propagated::Close(columns) => columns,
-    };
-    for col in close {
+    if close.is_empty() {
+        return Ok(ffi::SCIP_Result_SCIP_DIDNOTFIND);
+    }
+    for var in close {
         let (mut infeasible, mut tightened): (c_uint, c_uint) = (0, 0);
         // SAFETY: a local bound change of a live variable during propagation.
         check(unsafe {
-            ffi::SCIPtightenVarUb(scip, vars[col], 0.0, 0, &mut infeasible, &mut tightened)
+            ffi::SCIPtightenVarUb(scip, var, 0.0, 0, &mut infeasible, &mut tightened)
         })?;
         if infeasible != 0 {
             return Ok(ffi::SCIP_Result_SCIP_CUTOFF);
