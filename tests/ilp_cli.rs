@@ -19,6 +19,14 @@ fn learn_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
+/// `bnsl learn FILE --method ilp --backend BACKEND EXTRA… --json`, which must succeed.
+fn ilp_json(file: &str, backend: &str, extra: &[&str]) -> Value {
+    let mut args = vec!["learn", file, "--method", "ilp", "--backend", backend];
+    args.extend(extra);
+    args.push("--json");
+    learn_json(&args)
+}
+
 fn dp_optimum(file: &str) -> f64 {
     learn_json(&["learn", file, "--method", "dp", "--json"])["score"]
         .as_f64()
@@ -41,17 +49,7 @@ fn every_backend_and_formulation_reaches_the_dp_optimum() {
                 if formulation == "ordering" && name.starts_with("child") {
                     continue;
                 }
-                let r = learn_json(&[
-                    "learn",
-                    &file,
-                    "--method",
-                    "ilp",
-                    "--backend",
-                    backend,
-                    "--formulation",
-                    formulation,
-                    "--json",
-                ]);
+                let r = ilp_json(&file, backend, &["--formulation", formulation]);
                 let what = format!("{name} {backend} {formulation}");
                 assert_eq!(r["status"], "optimal", "{what}: {r}");
                 assert!(
@@ -187,17 +185,7 @@ fn contradictory_constraints_are_reported_infeasible() {
 fn a_time_limit_returns_the_best_dag_and_the_bound() {
     let file = scores("alarm_1000.BDeu1.palim3.jkl");
     for backend in ["scip", "highs", "cbc"] {
-        let r = learn_json(&[
-            "learn",
-            &file,
-            "--method",
-            "ilp",
-            "--backend",
-            backend,
-            "--time-limit",
-            "0.05",
-            "--json",
-        ]);
+        let r = ilp_json(&file, backend, &["--time-limit", "0.05"]);
         let status = r["status"].as_str().unwrap();
         assert!(
             ["optimal", "feasible", "unknown"].contains(&status),
@@ -229,17 +217,7 @@ fn a_warm_start_keeps_the_optimum_and_is_reported() {
     let file = scores("sachs_1000.BDeu1.palim3.jkl");
     let optimum = dp_optimum(&file);
     for backend in ["scip", "highs", "cbc"] {
-        let r = learn_json(&[
-            "learn",
-            &file,
-            "--method",
-            "ilp",
-            "--backend",
-            backend,
-            "--warm-start",
-            "asobs:0.2",
-            "--json",
-        ]);
+        let r = ilp_json(&file, backend, &["--warm-start", "asobs:0.2"]);
         assert_eq!(r["status"], "optimal", "{backend}: {r}");
         assert!((r["score"].as_f64().unwrap() - optimum).abs() < 1e-6, "{r}");
         assert_eq!(r["warm_start"], "asobs");
@@ -272,17 +250,7 @@ fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
     assert!(out.status.success());
     // The optimum as a start: nothing left but the proof.
     for backend in ["scip", "highs", "cbc"] {
-        let r = learn_json(&[
-            "learn",
-            &file,
-            "--method",
-            "ilp",
-            "--backend",
-            backend,
-            "--warm-start",
-            optimal.to_str().unwrap(),
-            "--json",
-        ]);
+        let r = ilp_json(&file, backend, &["--warm-start", optimal.to_str().unwrap()]);
         assert_eq!(r["status"], "optimal", "{backend}: {r}");
         assert_eq!(r["warm_start"], "dag", "{r}");
         assert!(
@@ -301,17 +269,7 @@ fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
         .collect();
     let dense = dir.path().join("dense.txt");
     std::fs::write(&dense, chain).unwrap();
-    let r = learn_json(&[
-        "learn",
-        &file,
-        "--method",
-        "ilp",
-        "--backend",
-        "scip",
-        "--warm-start",
-        dense.to_str().unwrap(),
-        "--json",
-    ]);
+    let r = ilp_json(&file, "scip", &["--warm-start", dense.to_str().unwrap()]);
     assert_eq!(r["status"], "optimal", "{r}");
     assert!(
         r["warm_start_score"].as_f64().unwrap() <= optimum + 1e-9,

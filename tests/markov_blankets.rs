@@ -7,7 +7,8 @@ mod common;
 
 use bnsl::data::{read_bif, sample, DataSet};
 use bnsl::mb::{
-    allowed_parents, bamb, hiton_mb, hiton_pc, iamb, CiOptions, CiTester, Restriction, TruthMap,
+    allowed_parents, bamb, hiton_mb, hiton_pc, iamb, Blanket, CiOptions, CiTester, Restriction,
+    TrueBlanket, TruthMap,
 };
 use bnsl::scores::{generate_candidates, CandidateOptions, LocalScorer, Pruning, ScoreKind};
 use std::process::Command;
@@ -16,6 +17,13 @@ fn network_sample(name: &str, rows: usize) -> (bnsl::data::BayesNet, DataSet) {
     let net = read_bif(&common::repo().join(format!("instances/networks/{name}.bif"))).unwrap();
     let data = sample(&net, rows, 7);
     (net, data)
+}
+
+/// `got` is the true blanket `want` with its split into PC set and spouses.
+fn assert_whole_blanket(got: &Blanket, want: &TrueBlanket, what: &str) {
+    assert_eq!(got.mb, want.mb(), "{what}: MB");
+    assert_eq!(got.pc, Some(want.pc()), "{what}: PC");
+    assert_eq!(got.spouses, Some(want.spouses.clone()), "{what}: spouses");
 }
 
 /// sachs (11 nodes, no spouses), cancer and earthquake (a v-structure each).
@@ -29,15 +37,8 @@ fn bamb_finds_every_true_blanket_on_50000_rows() {
         let mut ci = CiTester::new(&data, CiOptions::default()).unwrap();
         for t in 0..data.n_vars() {
             let want = truth.blanket(t);
-            let got = bamb(&mut ci, t);
             let var = &data.variables()[t].name;
-            assert_eq!(got.mb, want.mb(), "{name}: MB of {var}");
-            assert_eq!(got.pc, Some(want.pc()), "{name}: PC of {var}");
-            assert_eq!(
-                got.spouses,
-                Some(want.spouses.clone()),
-                "{name}: spouses of {var}"
-            );
+            assert_whole_blanket(&bamb(&mut ci, t), &want, &format!("{name}: {var}"));
         }
         assert!(ci.performed() > 0);
     }
@@ -57,14 +58,7 @@ fn hiton_finds_every_true_blanket_on_50000_rows() {
             for x in (0..data.n_vars()).filter(|&x| x != t && !pc.contains(&x)) {
                 assert!(ci.independent(t, x, &sep[&x]), "{name}: Sep({var}, {x})");
             }
-            let got = hiton_mb(&mut ci, t);
-            assert_eq!(got.mb, want.mb(), "{name}: MB of {var}");
-            assert_eq!(got.pc, Some(want.pc()), "{name}: PC of {var}");
-            assert_eq!(
-                got.spouses,
-                Some(want.spouses.clone()),
-                "{name}: spouses of {var}"
-            );
+            assert_whole_blanket(&hiton_mb(&mut ci, t), &want, &format!("{name}: {var}"));
         }
     }
 }
