@@ -13,7 +13,7 @@ pub mod structural;
 pub mod varset;
 
 pub use dag::{Dag, DagError};
-pub use family::{ClusterCut, FamilyIlp};
+pub use family::{ClusterCut, ClusterForm, FamilyIlp};
 pub use milp::{MilpModel, Sense};
 pub use score_table::{Candidate, ScoreTable, ScoreTableError};
 pub use structural::{Infeasibility, StructuralConstraints};

@@ -25,7 +25,7 @@ use crate::milp::{MilpModel, Sense, VarId};
 use crate::score_table::ScoreTable;
 use crate::varset::VarSet;
 
-pub use cluster::ClusterCut;
+pub use cluster::{ClusterCut, ClusterForm};
 
 /// The family-variable ILP of one score table: column layout, the base model, and
 /// conversions between column values and DAGs.

@@ -143,6 +143,7 @@ impl Engine {
             .expect("no NUL in a generated name");
         let mut row = std::ptr::null_mut();
         let removable = u32::from(self.settings.removable_cuts);
+        let (lower, upper) = cut.bounds();
         // SAFETY: plain SCIP calls in the solving stage on live objects; the row is
         // released before returning.
         unsafe {
@@ -151,8 +152,8 @@ impl Engine {
                 &mut row,
                 self.conshdlr,
                 name.as_ptr(),
-                -ffi::SCIPinfinity(scip),
-                cut.rhs,
+                lower.max(-ffi::SCIPinfinity(scip)),
+                upper.min(ffi::SCIPinfinity(scip)),
                 0,
                 0,
                 removable,
