@@ -6,6 +6,7 @@
 mod common;
 
 use serde_json::Value;
+use std::process::Output;
 
 use common::{bnsl, shipped_scores as scores};
 
@@ -17,6 +18,13 @@ fn learn_json(args: &[&str]) -> Value {
         String::from_utf8_lossy(&out.stderr)
     );
     serde_json::from_slice(&out.stdout).expect("one JSON object")
+}
+
+/// `bnsl learn FILE --method ilp EXTRA…`, for runs that are checked for failure.
+fn learn_ilp(file: &str, extra: &[&str]) -> Output {
+    let mut args = vec!["learn", file, "--method", "ilp"];
+    args.extend(extra);
+    bnsl(&args)
 }
 
 /// `bnsl learn FILE --method ilp --backend BACKEND EXTRA… --json`, which must succeed.
@@ -149,15 +157,7 @@ fn contradictory_constraints_are_reported_infeasible() {
         "require smoke -> lung\nrequire lung -> either\nrequire either -> smoke\n",
     )
     .unwrap();
-    let out = bnsl(&[
-        "learn",
-        &file,
-        "--method",
-        "ilp",
-        "--constraints",
-        cons.to_str().unwrap(),
-        "--json",
-    ]);
+    let out = learn_ilp(&file, &["--constraints", cons.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1));
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["status"], "infeasible");
@@ -165,14 +165,7 @@ fn contradictory_constraints_are_reported_infeasible() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("infeasible"));
     // The same contradiction the other way: a required arc that is also forbidden.
     std::fs::write(&cons, "require smoke -> lung\nforbid smoke -> lung\n").unwrap();
-    let out = bnsl(&[
-        "learn",
-        &file,
-        "--method",
-        "ilp",
-        "--constraints",
-        cons.to_str().unwrap(),
-    ]);
+    let out = learn_ilp(&file, &["--constraints", cons.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -201,10 +194,10 @@ fn a_time_limit_returns_the_best_dag_and_the_bound() {
 #[test]
 fn bad_ilp_options_are_clear_errors() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");
-    let out = bnsl(&["learn", &file, "--method", "ilp", "--backend", "gurobi"]);
+    let out = learn_ilp(&file, &["--backend", "gurobi"]);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("back-end `gurobi`"));
-    let out = bnsl(&["learn", &file, "--method", "ilp", "--time-limit", "-1"]);
+    let out = learn_ilp(&file, &["--time-limit", "-1"]);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("time limit"));
     let out = bnsl(&["learn", &file, "--method", "dp", "--backend", "highs"]);
@@ -225,18 +218,11 @@ fn a_warm_start_keeps_the_optimum_and_is_reported() {
         assert!(start <= optimum + 1e-9, "{r}");
         assert!(r["warm_start_time_s"].as_f64().unwrap() >= 0.2, "{r}");
     }
-    let out = bnsl(&["learn", &file, "--method", "ilp", "--warm-start", "tabu:1"]);
+    let out = learn_ilp(&file, &["--warm-start", "tabu:1"]);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("unknown warm-start heuristic `tabu` and no such DAG file"));
-    let out = bnsl(&[
-        "learn",
-        &file,
-        "--method",
-        "ilp",
-        "--warm-start",
-        "asobs:-2",
-    ]);
+    let out = learn_ilp(&file, &["--warm-start", "asobs:-2"]);
     assert_ne!(out.status.code(), Some(0));
 }
 
@@ -278,14 +264,7 @@ fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
     // A cycle is refused, naming the file.
     let cyclic = dir.path().join("cyclic.txt");
     std::fs::write(&cyclic, "Akt <- Erk\nErk <- Akt\n").unwrap();
-    let out = bnsl(&[
-        "learn",
-        &file,
-        "--method",
-        "ilp",
-        "--warm-start",
-        cyclic.to_str().unwrap(),
-    ]);
+    let out = learn_ilp(&file, &["--warm-start", cyclic.to_str().unwrap()]);
     assert_ne!(out.status.code(), Some(0));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("cyclic.txt") && err.contains("cycle"), "{err}");
