@@ -227,6 +227,29 @@ fn a_warm_start_keeps_the_optimum_and_is_reported() {
 }
 
 #[test]
+fn a_warm_start_with_a_restart_cap_is_that_asobs_run() {
+    let file = scores("insurance_1000.BDeu1.palim3.jkl");
+    let cap = ["--restarts", "7", "--seed", "3"];
+    let mut heuristic = vec!["learn", file.as_str(), "--method", "asobs", "--json"];
+    heuristic.extend(cap);
+    let asobs = learn_json(&heuristic)["score"].as_f64().unwrap();
+    for _ in 0..2 {
+        let mut extra = vec!["--warm-start", "asobs"];
+        extra.extend(cap);
+        let r = ilp_json(&file, "scip", &extra);
+        assert_eq!(r["status"], "optimal", "{r}");
+        assert_eq!(r["warm_start_score"].as_f64(), Some(asobs), "{r}");
+    }
+    for extra in [&["--restarts", "7"][..], &["--no-local-search"]] {
+        let out = learn_ilp(&file, extra);
+        assert_ne!(out.status.code(), Some(0));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("--warm-start asobs"));
+    }
+    let out = learn_ilp(&file, &["--warm-start", "asobs", "--restarts", "0"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--restarts must be at least 1"));
+}
+
+#[test]
 fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
     let file = scores("sachs_1000.BDeu1.palim3.jkl");
     let optimum = dp_optimum(&file);

@@ -91,10 +91,10 @@ pub struct IlpArgs {
     /// bnsl/heuristic_depth, bnsl/removable_cuts. See README.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
     pub scip_param: Vec<(String, String)>,
-    /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1)
-    /// first; a file name reads the DAG from that file (text, JSON, model string or BIF,
-    /// as `bnsl verify --dag` reads). The JSON gains warm_start, warm_start_score and
-    /// warm_start_time_s.
+    /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1,
+    /// or no time limit when --restarts is given) first; a file name reads the DAG from
+    /// that file (text, JSON, model string or BIF, as `bnsl verify --dag` reads). The
+    /// JSON gains warm_start, warm_start_score and warm_start_time_s.
     #[arg(long, value_name = "asobs[:S]|FILE", value_parser = parse_warm_start)]
     pub warm_start: Option<WarmStartArg>,
 }
@@ -102,13 +102,13 @@ pub struct IlpArgs {
 /// What `--warm-start` names.
 #[derive(Clone, Debug, PartialEq)]
 pub enum WarmStartArg {
-    /// ASOBS for this many seconds.
-    Asobs(f64),
+    /// ASOBS for this many seconds (`None`: none named).
+    Asobs(Option<f64>),
     /// A DAG file.
     File(PathBuf),
 }
 
-/// Seconds of ASOBS when `--warm-start asobs` names none.
+/// Seconds of ASOBS when `--warm-start asobs` names none and `--restarts` is not given.
 const DEFAULT_WARM_START_S: f64 = 1.0;
 
 fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
@@ -127,9 +127,9 @@ fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
         ));
     }
     match seconds {
-        None => Ok(WarmStartArg::Asobs(DEFAULT_WARM_START_S)),
+        None => Ok(WarmStartArg::Asobs(None)),
         Some(s) => match s.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 => Ok(WarmStartArg::Asobs(v)),
+            Ok(v) if v.is_finite() && v > 0.0 => Ok(WarmStartArg::Asobs(Some(v))),
             _ => Err(format!("`{s}` is not a positive number of seconds")),
         },
     }
@@ -147,7 +147,9 @@ fn parse_scip_param(text: &str) -> Result<(String, String), String> {
 }
 
 impl IlpArgs {
-    fn settings(&self, run: &RunLimitArgs) -> IlpSettings {
+    /// The run's ILP settings; the ASOBS of `--warm-start asobs` takes `search`'s restart
+    /// cap and local-search switch.
+    fn settings(&self, run: &RunLimitArgs, search: &OrderSearchArgs) -> IlpSettings {
         IlpSettings {
             backend: self.backend.clone(),
             formulation: self.formulation,
@@ -164,9 +166,15 @@ impl IlpArgs {
             },
             scip_params: self.scip_param.clone(),
             warm_start: self.warm_start.as_ref().map(|arg| match arg {
-                WarmStartArg::Asobs(s) => WarmStart::Asobs(AsobsOptions {
-                    time_limit: Some(Duration::from_secs_f64(*s)),
+                WarmStartArg::Asobs(seconds) => WarmStart::Asobs(AsobsOptions {
+                    time_limit: match (seconds, search.restarts) {
+                        (Some(s), _) => Some(Duration::from_secs_f64(*s)),
+                        (None, Some(_)) => None,
+                        (None, None) => Some(Duration::from_secs_f64(DEFAULT_WARM_START_S)),
+                    },
+                    max_restarts: search.restarts,
                     seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
+                    local_search: !search.no_local_search,
                     ..AsobsOptions::default()
                 }),
                 WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
@@ -205,11 +213,13 @@ pub(super) fn structural_constraints(
 /// Options of the order-based heuristics (`--method obs|asobs`).
 #[derive(clap::Args, Debug, Clone)]
 pub struct OrderSearchArgs {
-    /// Stop obs/asobs after this many random restarts (with no time limit the result is
-    /// then the same for a given seed whatever the number of threads).
+    /// Stop obs/asobs (or the ASOBS of `--warm-start asobs`) after this many random
+    /// restarts (with no time limit the result is then the same for a given seed whatever
+    /// the number of threads).
     #[arg(long, value_name = "N")]
     pub restarts: Option<u64>,
-    /// Skip the swap local search after each random order.
+    /// Skip the swap local search after each random order (obs/asobs, and the ASOBS of
+    /// `--warm-start asobs`).
     #[arg(long)]
     pub no_local_search: bool,
 }
@@ -223,9 +233,7 @@ impl OrderSearchArgs {
             (None, Some(_)) => None,
             (None, None) => AsobsOptions::default().time_limit,
         };
-        if self.restarts == Some(0) {
-            bail!("--restarts must be at least 1");
-        }
+        self.check_restarts()?;
         Ok(AsobsOptions {
             time_limit,
             max_restarts: self.restarts,
@@ -233,6 +241,31 @@ impl OrderSearchArgs {
             local_search: !self.no_local_search,
             ..AsobsOptions::default()
         })
+    }
+
+    fn check_restarts(&self) -> anyhow::Result<()> {
+        if self.restarts == Some(0) {
+            bail!("--restarts must be at least 1");
+        }
+        Ok(())
+    }
+
+    /// Checks that these options apply to a run of `method` with `warm_start`: they shape
+    /// obs/asobs, and the ASOBS of `--warm-start asobs`.
+    fn check_used_by(
+        &self,
+        method: Method,
+        warm_start: Option<&WarmStartArg>,
+    ) -> anyhow::Result<()> {
+        let runs_asobs = match method {
+            Method::Obs | Method::Asobs => true,
+            Method::Ilp => matches!(warm_start, Some(WarmStartArg::Asobs(_))),
+            Method::Dp => false,
+        };
+        if !runs_asobs && (self.restarts.is_some() || self.no_local_search) {
+            bail!("--restarts and --no-local-search need --method obs|asobs or --warm-start asobs");
+        }
+        self.check_restarts()
     }
 }
 
@@ -244,9 +277,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.method != Method::Ilp && (args.ilp.warm_start.is_some() || args.ilp.backend.is_some()) {
         bail!("--backend and --warm-start need --method ilp");
     }
+    args.search
+        .check_used_by(args.method, args.ilp.warm_start.as_ref())?;
     let options = LearnOptions {
         method: args.method,
-        ilp: args.ilp.settings(&args.run),
+        ilp: args.ilp.settings(&args.run, &args.search),
         heuristic: match args.method {
             Method::Obs | Method::Asobs => args.search.options(&args.run)?,
             Method::Dp | Method::Ilp => AsobsOptions::default(),
