@@ -19,6 +19,8 @@ Environment:
                 (default 1 s), for issue 4's cold/warm comparison; its start column gives
                 the heuristic's score and time, and excess = warm solve s - heuristic s -
                 cold solve s (> 0: the start made the exact solve slower)
+  WARM_RESTARTS N: the warm start stops ASOBS after N restarts instead of WARM_S
+                seconds (--warm-start asobs --restarts N): the same start DAG on every run
   EXTRA         extra arguments for every run (split on spaces)
 """
 import csv
@@ -67,7 +69,7 @@ def run(bin_, path, backend, formulation, limit, warm):
     args = [bin_, "learn", path, "--method", "ilp", "--backend", backend,
             "--formulation", formulation, "--time-limit", str(limit), "--json"]
     if warm:
-        args += ["--warm-start", f"asobs:{warm}"]
+        args += warm["args"]
     args += os.environ.get("EXTRA", "").split()
     timed = ["/usr/bin/time", "-f", "%e %M"] + args
     out = subprocess.run(timed, capture_output=True, text=True, timeout=limit * 3 + 120)
@@ -78,6 +80,16 @@ def run(bin_, path, backend, formulation, limit, warm):
     report = json.loads(out.stdout)
     report.update(measured)
     return report
+
+
+def warm_start():
+    """The warm start's arguments and label, from WARM_RESTARTS or WARM_S."""
+    restarts = os.environ.get("WARM_RESTARTS")
+    if restarts:
+        return {"args": ["--warm-start", "asobs", "--restarts", restarts],
+                "label": f"asobs {restarts} restarts"}
+    seconds = os.environ.get("WARM_S", "1")
+    return {"args": ["--warm-start", f"asobs:{seconds}"], "label": f"asobs {seconds}s"}
 
 
 def fmt(x, spec):
@@ -92,7 +104,7 @@ def main():
     backends = os.environ.get("BACKENDS", "scip,highs,cbc").split(",")
     formulations = os.environ.get("FORMULATIONS", "family,ordering").split(",")
     limit = float(os.environ.get("TIME_LIMIT", "300"))
-    warms = [None] + ([os.environ.get("WARM_S", "1")] if os.environ.get("WARM") == "1" else [])
+    warms = [None] + ([warm_start()] if os.environ.get("WARM") == "1" else [])
     optima = known_optima()
     print(f"time limit {limit:g} s; solve s = bnsl's time_s (the warm start's time included), "
           "wall s = the whole process\n")
@@ -121,7 +133,7 @@ def main():
                     if warm:
                         heur = r.get("warm_start_time_s")
                         excess = t - heur - cold_t if None not in (t, heur, cold_t) else None
-                        start = (f"asobs {warm}s ({fmt(r.get('warm_start_score'), '.3f')}, "
+                        start = (f"{warm['label']} ({fmt(r.get('warm_start_score'), '.3f')}, "
                                  f"{fmt(heur, '.3f')} s; excess {fmt(excess, '+.3f')})")
                     print(f"| {name} | {backend} | {formulation} | {start} | {r.get('status')} "
                           f"| {fmt(t, '.3f')} | {r['wall_s']:.2f} | {r.get('nodes', '-')} | {r.get('cuts', '-')} "
