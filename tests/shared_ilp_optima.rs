@@ -142,6 +142,52 @@ fn scip_proves_every_known_optimum() {
     }
 }
 
+/// carpo100, which GOBNILP does not close in 300 s (issue 3: best −1826.162583, bound
+/// −1824.084501), is proved optimal by SCIP's branch and cut within 1800 s, at a score
+/// inside GOBNILP's bracket, and the DAG checks out (through `verify`).
+#[test]
+#[ignore = "long: about ten minutes"]
+fn scip_proves_carpo100_inside_gobnilps_bracket() {
+    const GOBNILP_BEST: f64 = -1826.162583;
+    const GOBNILP_BOUND: f64 = -1824.084501;
+    let path = common::shared().join("jkl/gobnilp_bdeu/carpo100.BDeu1.palim3.jkl");
+    let tmp = tempfile::tempdir().unwrap();
+    let dag = tmp.path().join("dag.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(["learn", path.to_str().unwrap(), "--method", "ilp", "--json"])
+        .args(["--backend", "scip", "--time-limit", "1800"])
+        .args(["-o", dag.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["status"], "optimal", "not proved within 1800 s: {r}");
+    let score = r["score"].as_f64().unwrap();
+    assert!(
+        (GOBNILP_BEST..=GOBNILP_BOUND).contains(&score),
+        "{score} outside GOBNILP's bracket"
+    );
+    let verify = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(["verify", "--scores", path.to_str().unwrap()])
+        .args([
+            "--dag",
+            dag.to_str().unwrap(),
+            "--expect",
+            &score.to_string(),
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+}
+
 /// Every score file with a known optimum on HiGHS and CBC within 1800 s each.
 #[test]
 #[ignore = "long: hours on the cut-loop back-ends"]
