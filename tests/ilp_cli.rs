@@ -203,6 +203,25 @@ fn bad_ilp_options_are_clear_errors() {
     let out = bnsl(&["learn", &file, "--method", "dp", "--backend", "highs"]);
     assert_ne!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--method ilp"));
+    // ILP-only flags are refused, not ignored, by the other methods.
+    let out = bnsl(&[
+        "learn",
+        &file,
+        "--method",
+        "asobs",
+        "--gap",
+        "0.1",
+        "--threads",
+        "2",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--gap, --threads need --method ilp"));
+    let out = learn_ilp(
+        &file,
+        &["--backend", "highs", "--scip-param", "limits/gap=0.1"],
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--scip-param needs --backend scip"));
 }
 
 #[test]

@@ -86,7 +86,7 @@ pub struct IlpArgs {
     /// Print the back-end's own log.
     #[arg(long)]
     pub solver_log: bool,
-    /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable): any SCIP
+    /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable; SCIP only): any SCIP
     /// parameter (e.g. separating/maxrounds=5), or the engine's own bnsl/sub_ip_depth,
     /// bnsl/heuristic_depth, bnsl/removable_cuts. See README.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
@@ -147,6 +147,43 @@ fn parse_scip_param(text: &str) -> Result<(String, String), String> {
 }
 
 impl IlpArgs {
+    /// The ILP-only flags given on the command line (the formulation has a default and
+    /// is not among them).
+    fn given_flags(&self) -> Vec<&'static str> {
+        let given = [
+            ("--backend", self.backend.is_some()),
+            ("--gap", self.gap.is_some()),
+            ("--threads", self.threads.is_some()),
+            (
+                "--heuristic-separation-only",
+                self.heuristic_separation_only,
+            ),
+            ("--solver-log", self.solver_log),
+            ("--scip-param", !self.scip_param.is_empty()),
+            ("--warm-start", self.warm_start.is_some()),
+        ];
+        given
+            .into_iter()
+            .filter_map(|(flag, set)| set.then_some(flag))
+            .collect()
+    }
+
+    /// Checks that the ILP flags fit `method`: none without `--method ilp`, and SCIP's
+    /// parameters only with SCIP.
+    fn check_used_by(&self, method: Method) -> anyhow::Result<()> {
+        let given = self.given_flags();
+        if method != Method::Ilp && !given.is_empty() {
+            let verb = if given.len() == 1 { "needs" } else { "need" };
+            bail!("{} {verb} --method ilp", given.join(", "));
+        }
+        if let Some(backend) = self.backend.as_deref() {
+            if backend != "scip" && !self.scip_param.is_empty() {
+                bail!("--scip-param needs --backend scip (got --backend {backend})");
+            }
+        }
+        Ok(())
+    }
+
     /// The run's ILP settings; the ASOBS of `--warm-start asobs` takes `search`'s restart
     /// cap and local-search switch.
     fn settings(&self, run: &RunLimitArgs, search: &OrderSearchArgs) -> IlpSettings {
@@ -274,9 +311,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
     let table = load_problem(&args.input, args.input_kind, &setup)?;
     let constraints = constraints(&args, &table)?;
-    if args.method != Method::Ilp && (args.ilp.warm_start.is_some() || args.ilp.backend.is_some()) {
-        bail!("--backend and --warm-start need --method ilp");
-    }
+    args.ilp.check_used_by(args.method)?;
     args.search
         .check_used_by(args.method, args.ilp.warm_start.as_ref())?;
     let options = LearnOptions {
