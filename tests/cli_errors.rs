@@ -1,6 +1,9 @@
 //! Bad input through the command line: a clear error naming the file, the line and the
 //! cause, a non-zero exit code, and never a panic.
 
+mod common;
+
+use common::fails_with;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -20,16 +23,6 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
     p
-}
-
-/// Runs `args`, expects failure with every `needles` in stderr, and no panic.
-fn fails_with(args: &[&str], needles: &[&str]) {
-    let (ok, _, err) = bnsl(args);
-    assert!(!ok, "{args:?} should fail");
-    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
-    for n in needles {
-        assert!(err.contains(n), "{args:?}: expected {n:?} in: {err}");
-    }
 }
 
 const SCORES: &str = "2\na 2\n-1.5 1 b\n-2.0 0\nb 1\n-3.0 0\n";

@@ -9,7 +9,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{bnsl, shipped_scores as scores};
+use common::{bnsl, fails_with, shipped_scores as scores};
 
 fn dp(file: &str) -> Value {
     let out = bnsl(&["learn", file, "--method", "dp", "--json"]);
@@ -129,21 +129,21 @@ fn root_cuts_close_the_family_program_on_child() {
 #[test]
 fn export_errors_are_clear() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");
-    let out = bnsl(&["export", &file, "-o", "model.txt"]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains(".lp or .mps"));
-    let out = bnsl(&[
-        "export",
-        &file,
-        "--formulation",
-        "ordering",
-        "--root-cuts",
-        "-o",
-        "m.lp",
-    ]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--root-cuts"));
-    let out = bnsl(&["export", "/nonexistent/s.jkl", "-o", "m.lp"]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/s.jkl"));
+    fails_with(&["export", &file, "-o", "model.txt"], &[".lp or .mps"]);
+    fails_with(
+        &[
+            "export",
+            &file,
+            "--formulation",
+            "ordering",
+            "--root-cuts",
+            "-o",
+            "m.lp",
+        ],
+        &["--root-cuts"],
+    );
+    fails_with(
+        &["export", "/nonexistent/s.jkl", "-o", "m.lp"],
+        &["/nonexistent/s.jkl"],
+    );
 }

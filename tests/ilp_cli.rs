@@ -6,9 +6,8 @@
 mod common;
 
 use serde_json::Value;
-use std::process::Output;
 
-use common::{bnsl, shipped_scores as scores};
+use common::{bnsl, fails_with, shipped_scores as scores};
 
 fn learn_json(args: &[&str]) -> Value {
     let out = bnsl(args);
@@ -20,11 +19,17 @@ fn learn_json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("one JSON object")
 }
 
-/// `bnsl learn FILE --method ilp EXTRA…`, for runs that are checked for failure.
-fn learn_ilp(file: &str, extra: &[&str]) -> Output {
+/// The arguments `learn FILE --method ilp EXTRA…`.
+fn ilp_args<'a>(file: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
     let mut args = vec!["learn", file, "--method", "ilp"];
     args.extend(extra);
-    bnsl(&args)
+    args
+}
+
+/// `bnsl learn FILE --method ilp EXTRA…` must fail with every `needles` in stderr (see
+/// [`fails_with`]); returns stderr.
+fn ilp_fails_with(file: &str, extra: &[&str], needles: &[&str]) -> String {
+    fails_with(&ilp_args(file, extra), needles)
 }
 
 /// `bnsl learn FILE --method ilp --backend BACKEND EXTRA… --json`, which must succeed.
@@ -157,7 +162,10 @@ fn contradictory_constraints_are_reported_infeasible() {
         "require smoke -> lung\nrequire lung -> either\nrequire either -> smoke\n",
     )
     .unwrap();
-    let out = learn_ilp(&file, &["--constraints", cons.to_str().unwrap(), "--json"]);
+    let out = bnsl(&ilp_args(
+        &file,
+        &["--constraints", cons.to_str().unwrap(), "--json"],
+    ));
     assert_eq!(out.status.code(), Some(1));
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["status"], "infeasible");
@@ -165,7 +173,7 @@ fn contradictory_constraints_are_reported_infeasible() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("infeasible"));
     // The same contradiction the other way: a required arc that is also forbidden.
     std::fs::write(&cons, "require smoke -> lung\nforbid smoke -> lung\n").unwrap();
-    let out = learn_ilp(&file, &["--constraints", cons.to_str().unwrap()]);
+    let out = bnsl(&ilp_args(&file, &["--constraints", cons.to_str().unwrap()]));
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -194,34 +202,31 @@ fn a_time_limit_returns_the_best_dag_and_the_bound() {
 #[test]
 fn bad_ilp_options_are_clear_errors() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");
-    let out = learn_ilp(&file, &["--backend", "gurobi"]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("back-end `gurobi`"));
-    let out = learn_ilp(&file, &["--time-limit", "-1"]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("time limit"));
-    let out = bnsl(&["learn", &file, "--method", "dp", "--backend", "highs"]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--method ilp"));
+    ilp_fails_with(&file, &["--backend", "gurobi"], &["back-end `gurobi`"]);
+    ilp_fails_with(&file, &["--time-limit", "-1"], &["time limit"]);
+    fails_with(
+        &["learn", &file, "--method", "dp", "--backend", "highs"],
+        &["--method ilp"],
+    );
     // ILP-only flags are refused, not ignored, by the other methods.
-    let out = bnsl(&[
-        "learn",
-        &file,
-        "--method",
-        "asobs",
-        "--gap",
-        "0.1",
-        "--threads",
-        "2",
-    ]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--gap, --threads need --method ilp"));
-    let out = learn_ilp(
+    fails_with(
+        &[
+            "learn",
+            &file,
+            "--method",
+            "asobs",
+            "--gap",
+            "0.1",
+            "--threads",
+            "2",
+        ],
+        &["--gap, --threads need --method ilp"],
+    );
+    ilp_fails_with(
         &file,
         &["--backend", "highs", "--scip-param", "limits/gap=0.1"],
+        &["--scip-param needs --backend scip"],
     );
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--scip-param needs --backend scip"));
 }
 
 #[test]
@@ -237,12 +242,12 @@ fn a_warm_start_keeps_the_optimum_and_is_reported() {
         assert!(start <= optimum + 1e-9, "{r}");
         assert!(r["warm_start_time_s"].as_f64().unwrap() >= 0.2, "{r}");
     }
-    let out = learn_ilp(&file, &["--warm-start", "tabu:1"]);
-    assert_ne!(out.status.code(), Some(0));
-    assert!(String::from_utf8_lossy(&out.stderr)
-        .contains("unknown warm-start heuristic `tabu` and no such DAG file"));
-    let out = learn_ilp(&file, &["--warm-start", "asobs:-2"]);
-    assert_ne!(out.status.code(), Some(0));
+    ilp_fails_with(
+        &file,
+        &["--warm-start", "tabu:1"],
+        &["unknown warm-start heuristic `tabu` and no such DAG file"],
+    );
+    ilp_fails_with(&file, &["--warm-start", "asobs:-2"], &[]);
 }
 
 #[test]
@@ -260,12 +265,13 @@ fn a_warm_start_with_a_restart_cap_is_that_asobs_run() {
         assert_eq!(r["warm_start_score"].as_f64(), Some(asobs), "{r}");
     }
     for extra in [&["--restarts", "7"][..], &["--no-local-search"]] {
-        let out = learn_ilp(&file, extra);
-        assert_ne!(out.status.code(), Some(0));
-        assert!(String::from_utf8_lossy(&out.stderr).contains("--warm-start asobs"));
+        ilp_fails_with(&file, extra, &["--warm-start asobs"]);
     }
-    let out = learn_ilp(&file, &["--warm-start", "asobs", "--restarts", "0"]);
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--restarts must be at least 1"));
+    ilp_fails_with(
+        &file,
+        &["--warm-start", "asobs", "--restarts", "0"],
+        &["--restarts must be at least 1"],
+    );
 }
 
 #[test]
@@ -306,8 +312,9 @@ fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
     // A cycle is refused, naming the file.
     let cyclic = dir.path().join("cyclic.txt");
     std::fs::write(&cyclic, "Akt <- Erk\nErk <- Akt\n").unwrap();
-    let out = learn_ilp(&file, &["--warm-start", cyclic.to_str().unwrap()]);
-    assert_ne!(out.status.code(), Some(0));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("cyclic.txt") && err.contains("cycle"), "{err}");
+    ilp_fails_with(
+        &file,
+        &["--warm-start", cyclic.to_str().unwrap()],
+        &["cyclic.txt", "cycle"],
+    );
 }

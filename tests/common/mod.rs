@@ -171,6 +171,19 @@ pub fn bnsl(args: &[&str]) -> std::process::Output {
         .expect("run bnsl")
 }
 
+/// Runs `bnsl` with `args`, expects failure with every `needles` in stderr, and no
+/// panic; returns stderr for further checks.
+pub fn fails_with(args: &[&str], needles: &[&str]) -> String {
+    let out = bnsl(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!out.status.success(), "{args:?} should fail");
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    for n in needles {
+        assert!(err.contains(n), "{args:?}: expected {n:?} in: {err}");
+    }
+    err
+}
+
 /// A score file shipped in `instances/scores`, as a path string.
 pub fn shipped_scores(name: &str) -> String {
     repo()
