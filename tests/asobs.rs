@@ -151,6 +151,56 @@ fn learn_asobs_reports_a_feasible_verified_dag() {
     assert!(obs["score"].as_f64().unwrap() <= 0.0);
 }
 
+/// `--local-search insertion`: a DAG that `bnsl verify` confirms at the reported score,
+/// the same on one thread and on two for a restart count, never below OBS with the same
+/// restarts and local search.
+#[test]
+fn insertion_local_search_from_the_cli() {
+    let file = "instances/scores/alarm_1000.BDeu1.palim3.jkl";
+    let dag = std::env::temp_dir().join("bnsl_asobs_insertion.json");
+    let run = |method: &str, threads: &str| {
+        json_of(&bnsl(
+            &[
+                "learn",
+                file,
+                "--method",
+                method,
+                "--restarts",
+                "12",
+                "--local-search",
+                "insertion",
+                "--json",
+                "-o",
+                dag.to_str().unwrap(),
+            ],
+            threads,
+        ))
+    };
+    let one = run("asobs", "1");
+    let two = run("asobs", "2");
+    assert_eq!(two["parents"], one["parents"]);
+    assert_eq!(two["restarts"], 12);
+    let score = two["score"].as_f64().unwrap();
+    let expect = format!("{score}");
+    let verify = [
+        "verify",
+        "--scores",
+        file,
+        "--dag",
+        dag.to_str().unwrap(),
+        "--expect",
+        &expect,
+    ];
+    let verified = bnsl(&verify, "1");
+    assert!(
+        verified.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verified.stderr)
+    );
+    let obs = run("obs", "2")["score"].as_f64().unwrap();
+    assert!(score >= obs - 1e-9 * obs.abs(), "ASOBS {score} < OBS {obs}");
+}
+
 #[test]
 fn selection_then_asobs_end_to_end() {
     let dir = tempfile::tempdir().unwrap();
@@ -212,7 +262,7 @@ fn selection_then_asobs_end_to_end() {
 
 #[test]
 fn bad_search_flags_are_refused() {
-    let cases: [&[&str]; 4] = [
+    let cases: [&[&str]; 7] = [
         &[
             "score",
             "instances/data/sachs_1000.csv",
@@ -242,6 +292,31 @@ fn bad_search_flags_are_refused() {
             "asobs",
             "--time-limit",
             "0",
+        ],
+        &[
+            "learn",
+            "instances/scores/sachs_1000.BDeu1.palim3.jkl",
+            "--method",
+            "asobs",
+            "--local-search",
+            "insertion",
+            "--no-local-search",
+        ],
+        &[
+            "learn",
+            "instances/scores/sachs_1000.BDeu1.palim3.jkl",
+            "--method",
+            "asobs",
+            "--local-search",
+            "sideways",
+        ],
+        &[
+            "learn",
+            "instances/scores/sachs_1000.BDeu1.palim3.jkl",
+            "--method",
+            "dp",
+            "--local-search",
+            "insertion",
         ],
     ];
     for args in cases {

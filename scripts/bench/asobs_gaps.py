@@ -10,7 +10,8 @@ same random orders); ASOBS's best can never be below OBS's.
 
 Usage: scripts/bench/asobs_gaps.py BIN
 Environment: TIME (seconds per run, default 10), OBS (1: add the OBS/ASOBS columns),
-             R (restarts of that comparison, default 1000).
+             R (restarts of that comparison, default 1000), LOCAL_SEARCH (swap, the
+             default, or insertion: the local search of the timed runs).
 """
 import csv
 import json
@@ -37,6 +38,7 @@ def main():
     bin_ = sys.argv[1]
     t = float(os.environ.get("TIME", "10"))
     with_obs = os.environ.get("OBS") == "1"
+    local_search = os.environ.get("LOCAL_SEARCH", "swap")
     rows = []
     with open(os.path.join(SHARED, "ground_truth", "optima.csv")) as f:
         for r in csv.DictReader(f):
@@ -46,7 +48,7 @@ def main():
                 continue
             if r["instance"].startswith("jkl/"):
                 rows.append((r["instance"], opt))
-    print(f"ASOBS, {t} s, seed 1, all threads\n")
+    print(f"ASOBS, {t} s, seed 1, all threads, {local_search} local search\n")
     head = "| score file | n | optimum | ASOBS | gap | rel. gap | found at s | restarts |"
     if with_obs:
         r = int(os.environ.get("R", "1000"))
@@ -54,7 +56,8 @@ def main():
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for inst, opt in rows:
-        rep = learn(bin_, os.path.join(SHARED, inst), "asobs", ["--time-limit", str(t)])
+        rep = learn(bin_, os.path.join(SHARED, inst), "asobs",
+                    ["--time-limit", str(t), "--local-search", local_search])
         n = len(rep["parents"])
         s = rep["score"]
         line = (f"| {inst} | {n} | {opt:.6f} | {s:.6f} | {opt - s:.6f} | "

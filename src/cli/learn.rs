@@ -8,7 +8,7 @@ use crate::pipeline::{is_data_file, learn, load_problem, InputKind, LearnOptions
 use crate::report::Status;
 use anyhow::{bail, Context};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
-use bnsl_solvers::heuristics::AsobsOptions;
+use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::milp::Limits;
 use std::path::PathBuf;
@@ -211,7 +211,7 @@ impl IlpArgs {
                     },
                     max_restarts: search.restarts,
                     seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
-                    local_search: !search.no_local_search,
+                    local_search: search.local_search(),
                     ..AsobsOptions::default()
                 }),
                 WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
@@ -255,10 +255,30 @@ pub struct OrderSearchArgs {
     /// the number of threads).
     #[arg(long, value_name = "N")]
     pub restarts: Option<u64>,
-    /// Skip the swap local search after each random order (obs/asobs, and the ASOBS of
-    /// `--warm-start asobs`).
+    /// The local search that improves each random order (obs/asobs, and the ASOBS of
+    /// `--warm-start asobs`): `swap` (adjacent swaps, seed 001 §4, the default),
+    /// `insertion` (one node moved to any position, a larger neighbourhood) or `none`.
+    #[arg(
+        long,
+        value_name = "KIND",
+        value_enum,
+        conflicts_with = "no_local_search"
+    )]
+    pub local_search: Option<LocalSearchArg>,
+    /// Skip the local search after each random order (the same as `--local-search none`).
     #[arg(long)]
     pub no_local_search: bool,
+}
+
+/// The values of `--local-search`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalSearchArg {
+    /// Swaps of adjacent nodes (seed 001 §4).
+    Swap,
+    /// Moves of one node to any other position.
+    Insertion,
+    /// No local search.
+    None,
 }
 
 impl OrderSearchArgs {
@@ -275,9 +295,18 @@ impl OrderSearchArgs {
             time_limit,
             max_restarts: self.restarts,
             seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
-            local_search: !self.no_local_search,
+            local_search: self.local_search(),
             ..AsobsOptions::default()
         })
+    }
+
+    /// The local search asked for (swap unless told otherwise).
+    fn local_search(&self) -> LocalSearch {
+        match (self.local_search, self.no_local_search) {
+            (Some(LocalSearchArg::None), _) | (None, true) => LocalSearch::None,
+            (Some(LocalSearchArg::Insertion), _) => LocalSearch::Insertion,
+            (Some(LocalSearchArg::Swap), _) | (None, false) => LocalSearch::Swap,
+        }
     }
 
     fn check_restarts(&self) -> anyhow::Result<()> {
@@ -299,8 +328,9 @@ impl OrderSearchArgs {
             Method::Ilp => matches!(warm_start, Some(WarmStartArg::Asobs(_))),
             Method::Dp => false,
         };
-        if !runs_asobs && (self.restarts.is_some() || self.no_local_search) {
-            bail!("--restarts and --no-local-search need --method obs|asobs or --warm-start asobs");
+        let given = self.restarts.is_some() || self.no_local_search || self.local_search.is_some();
+        if !runs_asobs && given {
+            bail!("--restarts, --local-search and --no-local-search need --method obs|asobs or --warm-start asobs");
         }
         self.check_restarts()
     }

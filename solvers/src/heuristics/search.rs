@@ -1,6 +1,6 @@
 //! Random-restart search over orders (seed 001 §4): every restart samples a uniformly
 //! random order, builds its network with the chosen consistency rule (OBS or ASOBS) and
-//! improves it with the swap local search; restarts run in parallel on the rayon pool
+//! improves it with the chosen local search (seed 001's swaps, or insertions); restarts run in parallel on the rayon pool
 //! until a time limit or a restart count is reached, and the best network is kept.
 //!
 //! Restart `i` draws its order from ChaCha8 seeded with `seed` on stream `i`, so it is a
@@ -10,6 +10,7 @@
 //! finished in time.
 
 use super::asobs::asobs_network;
+use super::insertion::insertion_search;
 use super::local_search::swap_search;
 use super::network::Network;
 use super::obs::obs_network;
@@ -42,8 +43,19 @@ pub struct AsobsOptions {
     pub max_restarts: Option<u64>,
     /// Seed of the order sampler.
     pub seed: u64,
-    /// Whether each restart is improved by the swap local search.
-    pub local_search: bool,
+    /// The local search that improves each restart.
+    pub local_search: LocalSearch,
+}
+
+/// The neighbourhood each restart's order is improved in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LocalSearch {
+    /// No local search: the network of the sampled order as it is.
+    None,
+    /// Swaps of adjacent nodes (seed 001 §4).
+    Swap,
+    /// Moves of one node to any position ([`insertion_search`]), a superset of the swaps.
+    Insertion,
 }
 
 impl Default for AsobsOptions {
@@ -54,7 +66,7 @@ impl Default for AsobsOptions {
             time_limit: Some(Duration::from_secs(10)),
             max_restarts: None,
             seed: 1,
-            local_search: true,
+            local_search: LocalSearch::Swap,
         }
     }
 }
@@ -203,21 +215,33 @@ fn run_restart(
     deadline: Option<Instant>,
 ) -> Option<Network> {
     let order = sample_order(table.n(), opts.seed, i);
-    match (opts.rule, opts.local_search) {
-        (Rule::Obs, false) => obs_network(table, &order),
-        (Rule::Obs, true) => swap_search(table, order, deadline).map(|(_, net)| net),
-        (Rule::Asobs, false) => asobs_network(table, &order),
-        (Rule::Asobs, true) => asobs_with_swaps(table, &order, deadline),
+    let search = match opts.local_search {
+        LocalSearch::None => {
+            return match opts.rule {
+                Rule::Obs => obs_network(table, &order),
+                Rule::Asobs => asobs_network(table, &order),
+            }
+        }
+        LocalSearch::Swap => swap_search,
+        LocalSearch::Insertion => insertion_search,
+    };
+    match opts.rule {
+        Rule::Obs => search(table, order, deadline).map(|(_, net)| net),
+        Rule::Asobs => asobs_with_local_search(table, &order, search, deadline),
     }
 }
 
-/// ASOBS on `order`, then alternately: the swap search from a topological order of the
+/// A local search over orders: the final order and its OBS network (see [`swap_search`]).
+type OrderSearch = fn(&ScoreTable, Vec<usize>, Option<Instant>) -> Option<(Vec<usize>, Network)>;
+
+/// ASOBS on `order`, then alternately: the local search from a topological order of the
 /// current network (its OBS network there scores at least as well, as every parent set
-/// already precedes its child), and ASOBS on the order the swaps reached (at least as
+/// already precedes its child), and ASOBS on the order the search reached (at least as
 /// good again, Theorem 3); stops when a round brings no improvement.
-fn asobs_with_swaps(
+fn asobs_with_local_search(
     table: &ScoreTable,
     order: &[usize],
+    search: OrderSearch,
     deadline: Option<Instant>,
 ) -> Option<Network> {
     let mut best = asobs_network(table, order)?;
@@ -226,10 +250,10 @@ fn asobs_with_swaps(
             .to_dag(table)
             .topological_order()
             .expect("ASOBS networks are acyclic");
-        let Some((swapped, local)) = swap_search(table, topo, deadline) else {
+        let Some((searched, local)) = search(table, topo, deadline) else {
             break;
         };
-        let next = match asobs_network(table, &swapped) {
+        let next = match asobs_network(table, &searched) {
             Some(a) if a.score >= local.score => a,
             _ => local,
         };

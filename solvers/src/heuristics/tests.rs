@@ -1,6 +1,7 @@
 //! Property tests of the order-based heuristics on random score tables: Theorem 3 of
 //! seed 001 (ASOBS ≥ OBS for the same order), validity of every network, the swap search
-//! never losing score, the exact optimum over all orders, and determinism by seed.
+//! and the insertion search never losing score (the insertion search ending at a local
+//! optimum of its neighbourhood), the exact optimum over all orders, and determinism by seed.
 
 use super::*;
 use crate::dp::{solve_dp, DpOptions};
@@ -98,6 +99,30 @@ proptest! {
         prop_assert!((again.score - end.score).abs() < 1e-9);
     }
 
+    /// The insertion search returns a valid network no worse than OBS on its starting
+    /// order, consistent with the order it returns, at which no move of one node to another
+    /// position scores better (checked by rebuilding the OBS network of every move, which
+    /// also checks the incremental score changes the search computes).
+    #[test]
+    fn insertion_ends_at_a_local_optimum(table in arb_table(8), seed in 0u64..1000) {
+        let order = sample_order(table.n(), seed, 0);
+        let start = obs_network(&table, &order).unwrap();
+        let (end_order, end) = insertion::insertion_search(&table, order, None).unwrap();
+        assert_valid(&table, &end);
+        prop_assert!(end.score >= start.score - 1e-9);
+        let again = obs_network(&table, &end_order).unwrap();
+        prop_assert!((again.score - end.score).abs() < 1e-9);
+        for i in 0..end_order.len() {
+            for j in 0..end_order.len() {
+                let mut moved = end_order.clone();
+                let v = moved.remove(i);
+                moved.insert(j, v);
+                let score = obs_network(&table, &moved).unwrap().score;
+                prop_assert!(score <= end.score + 1e-9, "moving {v} from {i} to {j}: {score} > {}", end.score);
+            }
+        }
+    }
+
     /// The best OBS network over all orders is the DP optimum, and ASOBS over all orders
     /// reaches it too (it is never below OBS and never above the optimum).
     #[test]
@@ -113,14 +138,16 @@ proptest! {
     /// With a restart count, the result depends only on the seed (not on threads).
     #[test]
     fn search_is_deterministic(table in arb_table(9), seed in 0u64..1000) {
-        let opts = AsobsOptions { time_limit: None, max_restarts: Some(6), seed, ..Default::default() };
-        let a = asobs_search(&table, &opts).unwrap();
-        let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
-        let b = one.install(|| asobs_search(&table, &opts)).unwrap();
-        prop_assert_eq!(&a.dag, &b.dag);
-        prop_assert_eq!(a.best_restart, b.best_restart);
-        prop_assert_eq!(a.restarts, 6);
-        prop_assert!(a.dag.check(&table).is_ok());
+        for local_search in [LocalSearch::None, LocalSearch::Swap, LocalSearch::Insertion] {
+            let opts = AsobsOptions { time_limit: None, max_restarts: Some(6), seed, local_search, ..Default::default() };
+            let a = asobs_search(&table, &opts).unwrap();
+            let one = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+            let b = one.install(|| asobs_search(&table, &opts)).unwrap();
+            prop_assert_eq!(&a.dag, &b.dag);
+            prop_assert_eq!(a.best_restart, b.best_restart);
+            prop_assert_eq!(a.restarts, 6);
+            prop_assert!(a.dag.check(&table).is_ok());
+        }
     }
 }
 
