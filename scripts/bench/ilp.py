@@ -21,6 +21,7 @@ Environment:
                 cold solve s (> 0: the start made the exact solve slower)
   WARM_RESTARTS N: the warm start stops ASOBS after N restarts instead of WARM_S
                 seconds (--warm-start asobs --restarts N): the same start DAG on every run
+  WARM_LOCAL_SEARCH swap|insertion: the warm start's local search (--local-search)
   EXTRA         extra arguments for every run (split on spaces)
 """
 import csv
@@ -83,13 +84,18 @@ def run(bin_, path, backend, formulation, limit, warm):
 
 
 def warm_start():
-    """The warm start's arguments and label, from WARM_RESTARTS or WARM_S."""
+    """The warm start's arguments and label, from WARM_RESTARTS or WARM_S and
+    WARM_LOCAL_SEARCH."""
+    local = os.environ.get("WARM_LOCAL_SEARCH")
+    extra = ["--local-search", local] if local else []
+    suffix = f", {local}" if local else ""
     restarts = os.environ.get("WARM_RESTARTS")
     if restarts:
-        return {"args": ["--warm-start", "asobs", "--restarts", restarts],
-                "label": f"asobs {restarts} restarts"}
+        return {"args": ["--warm-start", "asobs", "--restarts", restarts] + extra,
+                "label": f"asobs {restarts} restarts{suffix}"}
     seconds = os.environ.get("WARM_S", "1")
-    return {"args": ["--warm-start", f"asobs:{seconds}"], "label": f"asobs {seconds}s"}
+    return {"args": ["--warm-start", f"asobs:{seconds}"] + extra,
+            "label": f"asobs {seconds}s{suffix}"}
 
 
 def fmt(x, spec):

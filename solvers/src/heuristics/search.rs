@@ -1,7 +1,8 @@
 //! Random-restart search over orders (seed 001 §4): every restart samples a uniformly
 //! random order, builds its network with the chosen consistency rule (OBS or ASOBS) and
-//! improves it with the chosen local search (seed 001's swaps, or insertions); restarts run in parallel on the rayon pool
-//! until a time limit or a restart count is reached, and the best network is kept.
+//! improves it with the chosen local search (seed 001's swaps, or insertions); restarts
+//! run in parallel on the rayon pool until a time limit or a restart count is reached,
+//! and the best network is kept.
 //!
 //! Restart `i` draws its order from ChaCha8 seeded with `seed` on stream `i`, so it is a
 //! pure function of `(seed, i)`; ties between restarts go to the lower index. With a
