@@ -11,7 +11,7 @@
 //! pass over every node O(n²·c).
 
 use super::network::Network;
-use super::obs::{best_before, obs_network, positions};
+use super::obs::{best_before, best_gaining, best_losing, obs_network, positions};
 use bnsl_formulations::ScoreTable;
 use std::time::Instant;
 
@@ -35,7 +35,7 @@ pub fn insertion_search(
             let pos = positions(&order);
             if let Some(best) = best_move(table, &order, &pos, &net, v) {
                 let before = net.score;
-                apply(table, &mut order, &mut net, v, best);
+                apply(table, &mut order, &mut net, pos[v], best);
                 // The network is rescored from scratch after each move; a move that the
                 // rescoring does not confirm as a gain ends the search, so rounding can
                 // never make it cycle.
@@ -49,7 +49,6 @@ pub fn insertion_search(
             break;
         }
     }
-    let net = Network::from_choice(table, net.choice);
     Some((order, net))
 }
 
@@ -74,7 +73,8 @@ fn best_move(
     let mut jumped = 0.0;
     for j in (0..i).rev() {
         let u = order[j];
-        jumped += score_with(table, u, pos, j, v, &net.choice) - current(u);
+        let gaining = best_gaining(table, u, pos, j, v, net.choice[u]);
+        jumped += table.candidates(u)[gaining].score - current(u);
         if let Some(own) = best_before(table, v, pos, j) {
             consider(jumped + table.candidates(v)[own].score - current(v), j);
         }
@@ -82,8 +82,8 @@ fn best_move(
     // Later: the nodes at i+1..=j lose v as a parent; v may take any of them.
     let mut jumped = 0.0;
     for (j, &u) in order.iter().enumerate().skip(i + 1) {
-        match score_without(table, u, pos, j, v, &net.choice) {
-            Some(score) => jumped += score - current(u),
+        match best_losing(table, u, pos, j, v, net.choice[u]) {
+            Some(losing) => jumped += table.candidates(u)[losing].score - current(u),
             None => break,
         }
         if let Some(own) = best_before(table, v, pos, j + 1) {
@@ -93,51 +93,11 @@ fn best_move(
     best.map(|(_, j)| j)
 }
 
-/// The best score of `u` (at position `q`) when `v` also precedes it: its current choice,
-/// or a better candidate containing `v` with every other parent before `q`.
-fn score_with(
-    table: &ScoreTable,
-    u: usize,
-    pos: &[usize],
-    q: usize,
-    v: usize,
-    choice: &[usize],
-) -> f64 {
-    let candidates = table.candidates(u);
-    let better = candidates[..choice[u]]
-        .iter()
-        .find(|c| c.parents.contains(v) && c.parents.iter().all(|p| p == v || pos[p] < q));
-    better.unwrap_or(&candidates[choice[u]]).score
-}
-
-/// The best score of `u` (at position `q`) when `v` no longer precedes it, or `None` when
-/// no candidate is left.
-fn score_without(
-    table: &ScoreTable,
-    u: usize,
-    pos: &[usize],
-    q: usize,
-    v: usize,
-    choice: &[usize],
-) -> Option<f64> {
-    let candidates = table.candidates(u);
-    if !candidates[choice[u]].parents.contains(v) {
-        return Some(candidates[choice[u]].score);
-    }
-    candidates[choice[u]..]
-        .iter()
-        .find(|c| !c.parents.contains(v) && c.parents.iter().all(|p| pos[p] < q))
-        .map(|c| c.score)
-}
-
-/// Moves `v` to position `j` and updates the choices of every node whose predecessors
-/// changed (v and the nodes between its old and new positions).
-fn apply(table: &ScoreTable, order: &mut Vec<usize>, net: &mut Network, v: usize, j: usize) {
-    let i = order
-        .iter()
-        .position(|&u| u == v)
-        .expect("v is in the order");
-    order.remove(i);
+/// Moves the node at position `i` to position `j`, re-chooses the parent sets of every
+/// node whose predecessors changed (those between the two positions) and rescores the
+/// network from scratch.
+fn apply(table: &ScoreTable, order: &mut Vec<usize>, net: &mut Network, i: usize, j: usize) {
+    let v = order.remove(i);
     order.insert(j, v);
     let pos = positions(order);
     for &u in &order[i.min(j)..=i.max(j)] {

@@ -5,7 +5,7 @@
 //! when its parent set holds Vj (O((c_j + c_{j+1})·k) per swap tried).
 
 use super::network::Network;
-use super::obs::{best_before, obs_network, positions};
+use super::obs::{best_gaining, best_losing, obs_network, positions};
 use bnsl_formulations::ScoreTable;
 use std::time::Instant;
 
@@ -56,15 +56,8 @@ fn try_swap(
 ) -> Option<(usize, usize, f64)> {
     let (a, b) = (order[j], order[j + 1]);
     let (ca, cb) = (table.candidates(a), table.candidates(b));
-    let new_a = ca[..choice[a]]
-        .iter()
-        .position(|c| c.parents.contains(b) && c.parents.iter().all(|p| p == b || pos[p] < j))
-        .unwrap_or(choice[a]);
-    let new_b = if cb[choice[b]].parents.contains(a) {
-        best_before(table, b, pos, j)?
-    } else {
-        choice[b]
-    };
+    let new_a = best_gaining(table, a, pos, j, b, choice[a]);
+    let new_b = best_losing(table, b, pos, j, a, choice[b])?;
     let delta = (ca[new_a].score - ca[choice[a]].score) + (cb[new_b].score - cb[choice[b]].score);
     let scale = ca[choice[a]]
         .score

@@ -33,3 +33,44 @@ pub fn best_before(table: &ScoreTable, v: usize, pos: &[usize], limit: usize) ->
         .iter()
         .position(|c| c.parents.iter().all(|p| pos[p] < limit))
 }
+
+/// The best candidate of `v` (at position `limit`, choosing `choice` now) once `gained`
+/// precedes it as well: a better candidate containing `gained` with every other parent
+/// before `limit`, or `choice` itself.
+pub fn best_gaining(
+    table: &ScoreTable,
+    v: usize,
+    pos: &[usize],
+    limit: usize,
+    gained: usize,
+    choice: usize,
+) -> usize {
+    table.candidates(v)[..choice]
+        .iter()
+        .position(|c| {
+            c.parents.contains(gained) && c.parents.iter().all(|p| p == gained || pos[p] < limit)
+        })
+        .unwrap_or(choice)
+}
+
+/// The best candidate of `v` (at position `limit`, choosing `choice` now) once `lost` no
+/// longer precedes it: `choice` if it does not hold `lost`, else the best candidate
+/// without `lost` with every parent before `limit` (never a better one than `choice`,
+/// as the allowed parents only shrink), or `None` when none is left.
+pub fn best_losing(
+    table: &ScoreTable,
+    v: usize,
+    pos: &[usize],
+    limit: usize,
+    lost: usize,
+    choice: usize,
+) -> Option<usize> {
+    let candidates = table.candidates(v);
+    if !candidates[choice].parents.contains(lost) {
+        return Some(choice);
+    }
+    candidates[choice..]
+        .iter()
+        .position(|c| !c.parents.contains(lost) && c.parents.iter().all(|p| pos[p] < limit))
+        .map(|k| choice + k)
+}
