@@ -87,8 +87,8 @@ pub struct IlpArgs {
     #[arg(long)]
     pub solver_log: bool,
     /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable; SCIP only): any SCIP
-    /// parameter (e.g. separating/maxrounds=5), or the engine's own bnsl/sub_ip_depth,
-    /// bnsl/heuristic_depth, bnsl/removable_cuts. See README.
+    /// parameter (e.g. separating/maxrounds=5), or one of the engine's own settings
+    /// (bnsl/sub_ip_depth, bnsl/sub_ip_branching, bnsl/heuristic_depth, ...). See README.
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
     pub scip_param: Vec<(String, String)>,
     /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1,

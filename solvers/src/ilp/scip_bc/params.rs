@@ -32,6 +32,15 @@ pub enum ScipParamError {
     },
 }
 
+/// Whether `scip` has a parameter called `name`.
+pub(super) fn exists(scip: *mut ffi::SCIP, name: &str) -> bool {
+    let Ok(c_name) = CString::new(name) else {
+        return false;
+    };
+    // SAFETY: a lookup on a live instance.
+    !unsafe { ffi::SCIPgetParam(scip, c_name.as_ptr()) }.is_null()
+}
+
 /// Sets parameter `name` of `scip` to `value`, parsed by the parameter's type
 /// (bool: true/false/1/0; int, longint, real: numbers; char: one character; string).
 pub(super) fn set(scip: *mut ffi::SCIP, name: &str, value: &str) -> Result<(), ScipParamError> {

@@ -100,6 +100,7 @@ fn find_cuts(
         &support,
         options.min_violation,
         options.max_cuts,
+        &engine.settings.sub_ip_branching,
         time_limit,
     )
     .unwrap_or_default())

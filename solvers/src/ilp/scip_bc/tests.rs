@@ -85,11 +85,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..3) {
-        // Heuristic separation only; with the cluster search; with the sub-IP everywhere.
+    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..4) {
+        // Heuristic separation only; with the cluster search; with the sub-IP everywhere,
+        // branching by its default rule or by SCIP's own choice.
         let settings = ScipBcSettings {
             search_budget: if mode == 1 { 1000 } else { 0 },
-            sub_ip_depth: if mode == 2 { i32::MAX } else { -1 },
+            sub_ip_depth: if mode >= 2 { i32::MAX } else { -1 },
+            sub_ip_branching: if mode == 3 { "default" } else { "leastinf" }.to_string(),
             ..ScipBcSettings::default()
         };
         let outcome = solve(&t, settings, &IlpOptions::default());
@@ -213,10 +215,12 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/sub_ip_depth", "2"),
         ("bnsl/removable_cuts", "false"),
         ("bnsl/set_packing_initial", "true"),
+        ("bnsl/sub_ip_branching", "inference"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
     assert_eq!(s.sub_ip_depth, 2);
+    assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);
     assert!(s.set_packing_initial);
     assert_eq!(s.params, pairs(&[("separating/maxrounds", "3")]));
@@ -244,4 +248,17 @@ fn bad_scip_parameters_are_errors() {
             .unwrap_err();
         assert!(err.to_string().contains(name), "{err}");
     }
+}
+
+#[test]
+fn an_unknown_sub_ip_branching_rule_is_an_error() {
+    let t = dense(4);
+    let settings = ScipBcSettings {
+        sub_ip_branching: "sideways".to_string(),
+        ..ScipBcSettings::default()
+    };
+    let err = ScipBranchAndCut::new(settings)
+        .solve(&FamilyIlp::new(&t), &IlpOptions::default(), &|_| {})
+        .unwrap_err();
+    assert!(err.to_string().contains("sideways"), "{err}");
 }
