@@ -4,7 +4,7 @@
 
 use super::ScipBcSettings;
 use crate::ilp::{IlpOptions, IlpProgress};
-use bnsl_formulations::{ClusterCut, FamilyIlp, VarSet};
+use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, VarSet};
 use russcip::ffi;
 use rustc_hash::FxHashSet;
 use std::cell::RefCell;
@@ -51,6 +51,9 @@ pub(super) struct Engine {
     pub conshdlr: *mut ffi::SCIP_CONSHDLR,
     /// Reusable buffer for column values.
     values: Vec<f64>,
+    /// The start DAG while it is held back for the first node below the root (see
+    /// `plugins::StartHeuristic`).
+    pub pending_start: Option<Dag>,
 }
 
 impl Engine {
@@ -80,6 +83,7 @@ impl Engine {
             last: IlpProgress::default(),
             conshdlr: std::ptr::null_mut(),
             values: Vec::new(),
+            pending_start: None,
         }
     }
 

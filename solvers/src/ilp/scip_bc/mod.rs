@@ -25,9 +25,9 @@ use super::{
 };
 use crate::milp::{Limits, SolverError};
 use bnsl_formulations::family::set_packing::set_packing_rows;
-use bnsl_formulations::FamilyIlp;
+use bnsl_formulations::{Dag, FamilyIlp};
 use engine::{Engine, ScipCallFailed};
-use plugins::{ClusterSeparator, ProgressEvents, SinkHeuristic};
+use plugins::{ClusterSeparator, ProgressEvents, SinkHeuristic, StartHeuristic};
 use russcip::prelude::*;
 use russcip::{ffi, ProblemCreated, Solved, Variable};
 use std::cell::RefCell;
@@ -57,6 +57,10 @@ pub struct ScipBcSettings {
     /// ahead of the others, or `default` for SCIP's own choice (reliability branching).
     /// The default, `leastinf`, see `sub_scip`.
     pub sub_ip_branching: String,
+    /// Whether a start DAG goes to SCIP at the first node below the root (the default,
+    /// see `plugins::StartHeuristic`) rather than before the solve. A start still held
+    /// back when the solve ends (it ended at the root) is the outcome if it beats SCIP's.
+    pub start_below_root: bool,
     /// The sink heuristic runs at nodes of at most this depth (negative: every depth).
     pub heuristic_depth: i32,
     /// Whether cluster cuts may be removed from the LP when SCIP finds them inactive
@@ -91,6 +95,7 @@ impl Default for ScipBcSettings {
             search_cuts: 5,
             sub_ip_depth: i32::MAX,
             sub_ip_branching: sub_scip::DEFAULT_BRANCHING.to_string(),
+            start_below_root: true,
             heuristic_depth: -1,
             removable_cuts: true,
             set_packing: true,
@@ -120,6 +125,9 @@ impl ScipBcSettings {
                     settings.sub_ip_depth = value.parse().map_err(|_| bad("int"))?
                 }
                 "bnsl/sub_ip_branching" => settings.sub_ip_branching = value.clone(),
+                "bnsl/start_below_root" => {
+                    settings.start_below_root = value.parse().map_err(|_| bad("bool"))?
+                }
                 "bnsl/search_budget" => {
                     settings.search_budget = value.parse().map_err(|_| bad("int"))?
                 }
@@ -200,7 +208,9 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             Engine::new(ilp, original, options, &self.settings, progress)
         }));
         let mut scip = self.include_plugins(scip, &engine)?;
-        if let Some(start) = options.start.as_ref().and_then(|dag| ilp.values_of(dag)) {
+        if self.settings.start_below_root {
+            engine.borrow_mut().pending_start = options.start.clone();
+        } else if let Some(start) = options.start.as_ref().and_then(|dag| ilp.values_of(dag)) {
             let sol = scip.create_orig_sol();
             for (var, &value) in vars.iter().zip(&start) {
                 sol.set_val(var, value);
@@ -216,12 +226,14 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             // SAFETY: the solved instance is live; a null file is SCIP's standard output.
             let _ = unsafe { ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
         }
+        let held_back = engine.borrow_mut().pending_start.take();
         let mut outcome = read_outcome(
             ilp,
             &solved,
             &vars,
             &options.limits,
             self.sets_a_gap_limit(),
+            held_back,
         );
         outcome.cuts = engine.borrow().clusters.len() as u64;
         drop(vars);
@@ -323,6 +335,18 @@ impl ScipBranchAndCut {
             false,
             Box::new(SinkHeuristic(engine.clone())),
         );
+        scip.include_heur(
+            "start",
+            "submits the start DAG at the first node below the root",
+            200_000,
+            's',
+            1,
+            0,
+            -1,
+            HeurTiming::BEFORE_NODE,
+            false,
+            Box::new(StartHeuristic(engine.clone())),
+        );
         scip.include_eventhdlr(
             "progress",
             "reports improvements of incumbent and bound",
@@ -381,8 +405,8 @@ impl ScipBranchAndCut {
     }
 }
 
-/// The outcome of a finished solve: the best solution's DAG, SCIP's dual bound and
-/// statistics.
+/// The outcome of a finished solve: the best solution's DAG (or the start DAG that was
+/// `held_back` from SCIP, when it is better), SCIP's dual bound and statistics.
 ///
 /// SCIP's `Optimal` status proves the incumbent optimal ([`proven_bound`]) unless a gap
 /// limit stopped it: `limits.gap`, or one set by a SCIP parameter (`gap_parameter`).
@@ -392,13 +416,22 @@ fn read_outcome(
     vars: &[Variable],
     limits: &Limits,
     gap_parameter: bool,
+    held_back: Option<Dag>,
 ) -> IlpOutcome {
-    let incumbent = solved.best_sol().and_then(|sol| {
+    let found = solved.best_sol().and_then(|sol| {
         let values: Vec<f64> = vars.iter().map(|v| sol.val(v)).collect();
         let dag = ilp.graph_of(&values);
         let score = dag.check(ilp.table()).ok()?;
         Some((dag, score))
     });
+    let start = held_back.and_then(|dag| {
+        let score = dag.check(ilp.table()).ok()?;
+        Some((dag, score))
+    });
+    let incumbent = match (found, start) {
+        (Some(f), Some(s)) => Some(if s.1 > f.1 { s } else { f }),
+        (f, s) => f.or(s),
+    };
     let infeasible = incumbent.is_none()
         && matches!(
             solved.status(),

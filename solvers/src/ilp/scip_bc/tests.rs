@@ -99,6 +99,39 @@ proptest! {
     }
 }
 
+/// The DAG that gives every node its best candidate among the nodes before it in the
+/// order `0, 1, …` rotated by `shift` (a start of the kind OBS makes).
+fn order_dag(t: &ScoreTable, shift: usize) -> Dag {
+    let n = t.n();
+    let mut dag = Dag::empty(n);
+    let mut before = VarSet::empty(n);
+    for k in 0..n {
+        let v = (k + shift) % n;
+        let best = t
+            .best_within(v, &before)
+            .expect("the empty set is a candidate");
+        dag.set_parents(v, best.parents.clone());
+        before.insert(v);
+    }
+    dag
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn a_start_at_or_below_the_root_keeps_the_optimum(
+        t in arb_table(),
+        shift in 0usize..8,
+        below_root in any::<bool>(),
+    ) {
+        let settings = ScipBcSettings { start_below_root: below_root, ..ScipBcSettings::default() };
+        let options = IlpOptions { start: Some(order_dag(&t, shift)), ..IlpOptions::default() };
+        let outcome = solve(&t, settings, &options);
+        assert_optimal(&t, &outcome);
+    }
+}
+
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
 fn cyclic_only() -> ScoreTable {
     table(
@@ -164,6 +197,31 @@ fn a_zero_time_limit_reports_a_consistent_outcome() {
         );
     }
     assert_eq!(outcome.rounds, None);
+}
+
+#[test]
+fn a_start_held_back_is_the_outcome_when_the_solve_ends_at_the_root() {
+    let t = dense(12);
+    let start = order_dag(&t, 5);
+    let start_score = start.check(&t).unwrap();
+    let options = IlpOptions {
+        start: Some(start),
+        limits: Limits {
+            time_limit: Some(0.0),
+            ..Limits::default()
+        },
+        ..IlpOptions::default()
+    };
+    let outcome = solve(&t, ScipBcSettings::default(), &options);
+    let score = outcome.score.expect("the start at least");
+    assert!(
+        score >= start_score,
+        "{score} below the start's {start_score}"
+    );
+    assert_eq!(outcome.dag.as_ref().unwrap().check(&t).ok(), Some(score));
+    if let Some(bound) = outcome.bound {
+        assert!(bound >= score);
+    }
 }
 
 #[test]
