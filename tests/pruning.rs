@@ -14,7 +14,7 @@ fn random_data(seed: u64, vars: usize, rows: usize, dep: f64) -> DataSet {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
     let arities: Vec<usize> = (0..vars).map(|_| rng.gen_range(2..=3)).collect();
     let mut cols: Vec<Vec<u8>> = Vec::new();
-    for v in 0..vars {
+    for (v, &arity) in arities.iter().enumerate() {
         let src = if v > 0 {
             Some(rng.gen_range(0..v))
         } else {
@@ -22,8 +22,8 @@ fn random_data(seed: u64, vars: usize, rows: usize, dep: f64) -> DataSet {
         };
         let col = (0..rows)
             .map(|r| match src {
-                Some(s) if rng.gen_bool(dep) => cols[s][r] % arities[v] as u8,
-                _ => rng.gen_range(0..arities[v]) as u8,
+                Some(s) if rng.gen_bool(dep) => cols[s][r] % arity as u8,
+                _ => rng.gen_range(0..arity) as u8,
             })
             .collect();
         cols.push(col);

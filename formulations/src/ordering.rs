@@ -51,16 +51,13 @@ pub fn ordering_model(ilp: &FamilyIlp<'_>) -> MilpModel {
                 .expect("valid row");
         }
     }
-    for v in 0..n {
-        for u in 0..v {
-            if arcs[v][u].is_empty() || arcs[u][v].is_empty() {
+    for (v, into_v) in arcs.iter().enumerate() {
+        for (u, into_u) in arcs.iter().enumerate().take(v) {
+            let (u_to_v, v_to_u) = (&into_v[u], &into_u[v]);
+            if u_to_v.is_empty() || v_to_u.is_empty() {
                 continue;
             }
-            let row: Vec<(VarId, f64)> = arcs[v][u]
-                .iter()
-                .chain(&arcs[u][v])
-                .map(|&c| (c, 1.0))
-                .collect();
+            let row: Vec<(VarId, f64)> = u_to_v.iter().chain(v_to_u).map(|&c| (c, 1.0)).collect();
             model
                 .add_le(format!("pair_{u}_{v}"), row, 1.0)
                 .expect("valid row");

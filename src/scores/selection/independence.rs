@@ -97,8 +97,8 @@ pub(super) fn run(ex: &mut Explorer) {
         if !e.expandable {
             continue;
         }
-        for y in 0..ex.n {
-            if !usable[y] || !ex.extension_allowed(idx, y) {
+        for (y, &is_usable) in usable.iter().enumerate() {
+            if !is_usable || !ex.extension_allowed(idx, y) {
                 continue;
             }
             if !ex.mark_seen(ex.hash_with(idx, y)) {

@@ -140,11 +140,11 @@ fn allowed_parents_are_respected() {
             ..opts(search, Some(3))
         };
         let (table, _) = select_candidates(&scorer, &o, &|| {});
-        for v in 0..n {
+        for (v, allowed_v) in allowed.iter().enumerate() {
             assert!(!table.candidates(v).is_empty());
             for c in table.candidates(v) {
                 assert!(
-                    c.parents.is_subset(&allowed[v]),
+                    c.parents.is_subset(allowed_v),
                     "{search:?} {v}: {:?}",
                     c.parents
                 );
