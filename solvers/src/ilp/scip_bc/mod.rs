@@ -418,16 +418,12 @@ fn read_outcome(
     gap_parameter: bool,
     held_back: Option<Dag>,
 ) -> IlpOutcome {
+    let scored = |dag: Dag| dag.check(ilp.table()).ok().map(|score| (dag, score));
     let found = solved.best_sol().and_then(|sol| {
         let values: Vec<f64> = vars.iter().map(|v| sol.val(v)).collect();
-        let dag = ilp.graph_of(&values);
-        let score = dag.check(ilp.table()).ok()?;
-        Some((dag, score))
+        scored(ilp.graph_of(&values))
     });
-    let start = held_back.and_then(|dag| {
-        let score = dag.check(ilp.table()).ok()?;
-        Some((dag, score))
-    });
+    let start = held_back.and_then(scored);
     let incumbent = match (found, start) {
         (Some(f), Some(s)) => Some(if s.1 > f.1 { s } else { f }),
         (f, s) => f.or(s),

@@ -120,10 +120,7 @@ impl Heuristic for SinkHeuristic {
         if node_infeasible {
             return HeurResult::DidNotRun;
         }
-        match self.run(model.scip_ptr()) {
-            Ok(result) => result,
-            Err(_) => HeurResult::DidNotRun,
-        }
+        self.run(model.scip_ptr()).unwrap_or(HeurResult::DidNotRun)
     }
 }
 
@@ -170,23 +167,28 @@ impl Heuristic for StartHeuristic {
         _timing: HeurTiming,
         _node_infeasible: bool,
     ) -> HeurResult {
-        let scip = model.scip_ptr();
+        self.run(model.scip_ptr()).unwrap_or(HeurResult::DidNotRun)
+    }
+}
+
+impl StartHeuristic {
+    fn run(&self, scip: *mut ffi::SCIP) -> Result<HeurResult, ScipCallFailed> {
         // SAFETY: a query on the live instance in the solving stage.
         if unsafe { ffi::SCIPgetDepth(scip) } < 1 {
-            return HeurResult::DidNotRun;
+            return Ok(HeurResult::DidNotRun);
         }
         let sol = {
             let mut engine = self.0.borrow_mut();
             let Some(dag) = engine.pending_start.take() else {
-                return HeurResult::DidNotRun;
+                return Ok(HeurResult::DidNotRun);
             };
-            match solution_if_better(&mut engine, scip, &dag) {
-                Ok(Some(sol)) => sol,
-                Ok(None) => return HeurResult::NoSolFound,
-                Err(_) => return HeurResult::DidNotRun,
-            }
+            let Some(sol) = solution_if_better(&mut engine, scip, &dag)? else {
+                return Ok(HeurResult::NoSolFound);
+            };
+            sol
         };
-        try_solution(scip, sol).unwrap_or(HeurResult::DidNotRun)
+        // The engine is released: trying the solution calls the acyclicity check.
+        try_solution(scip, sol)
     }
 }
 
