@@ -128,10 +128,6 @@ fn score_files() -> Vec<(std::path::PathBuf, usize, f64)> {
     rows
 }
 
-fn is_slow_on_scip(path: &Path) -> bool {
-    is_listed(path, SLOW_ON_SCIP)
-}
-
 fn is_listed(path: &Path, names: &[&str]) -> bool {
     let name = path.file_name().unwrap().to_string_lossy();
     names.iter().any(|s| name.starts_with(s))
@@ -141,7 +137,7 @@ fn is_listed(path: &Path, names: &[&str]) -> bool {
 fn scip_proves_the_known_optima_it_reaches_in_seconds() {
     let mut checked = 0;
     for (path, _, optimum) in score_files() {
-        if !is_slow_on_scip(&path) {
+        if !is_listed(&path, SLOW_ON_SCIP) {
             learn_to_optimum(&path, "scip", "family", 60, optimum);
             checked += 1;
         }
@@ -217,16 +213,23 @@ fn highs_and_cbc_prove_every_known_optimum_but_alarm_10000() {
     }
 }
 
-/// The stated limit for HiGHS on `alarm_10000.scores`: two hours (it took 4,706 s here, run
-/// beside a CBC solve on the other core).
+/// The files of [`UNPROVED_BY_THE_CUT_LOOP`] on HiGHS within the limit stated for them:
+/// two hours (`alarm_10000.scores` took 4,706 s here, run beside a CBC solve on the other
+/// core).
 #[test]
 #[ignore = "long: about 80 minutes"]
 fn highs_proves_alarm_10000_within_two_hours() {
-    let (path, _, optimum) = score_files()
-        .into_iter()
-        .find(|(path, _, _)| is_listed(path, &["alarm_10000"]))
-        .expect("alarm_10000.scores is in optima.csv");
-    learn_to_optimum(&path, "highs", "family", 7200, optimum);
+    let mut proved = 0;
+    for (path, _, optimum) in score_files() {
+        if is_listed(&path, UNPROVED_BY_THE_CUT_LOOP) {
+            learn_to_optimum(&path, "highs", "family", 7200, optimum);
+            proved += 1;
+        }
+    }
+    assert!(
+        proved > 0,
+        "no file of UNPROVED_BY_THE_CUT_LOOP is in optima.csv"
+    );
 }
 
 /// On the files the cut loop does not prove, a time limit returns a verified DAG and a
