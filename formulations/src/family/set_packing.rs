@@ -16,6 +16,7 @@
 //! larger index at a time; candidate parent sets bound |S| by the parent limit plus one.
 
 use super::FamilyIlp;
+use crate::milp::{MilpModel, VarId};
 
 /// The columns of every set-packing row (see the module documentation), each ascending.
 pub fn set_packing_rows(ilp: &FamilyIlp<'_>) -> Vec<Vec<usize>> {
@@ -27,6 +28,20 @@ pub fn set_packing_rows(ilp: &FamilyIlp<'_>) -> Vec<Vec<usize>> {
         grow(ilp, &members, &mut rows);
     }
     rows
+}
+
+/// Adds every set-packing row (`packing_<r>`, `Σ x ≤ 1`) to `model`, whose column `j`
+/// must be family column `j` (as in [`FamilyIlp::model`]).
+pub fn add_set_packing_rows(ilp: &FamilyIlp<'_>, model: &mut MilpModel) {
+    for (r, row) in set_packing_rows(ilp).iter().enumerate() {
+        model
+            .add_le(
+                format!("packing_{r}"),
+                row.iter().map(|&c| (VarId::from_index(c), 1.0)),
+                1.0,
+            )
+            .expect("set-packing rows name family columns");
+    }
 }
 
 /// Extends the set of `members` (node, its all-in columns so far; nodes ascending) by
@@ -153,5 +168,23 @@ mod tests {
             }
         }
         assert!(violated_by_a_cycle);
+    }
+
+    #[test]
+    fn the_rows_enter_the_model_as_packings_of_family_columns() {
+        let t = table();
+        let ilp = FamilyIlp::new(&t);
+        let mut model = ilp.model();
+        let base = model.num_rows();
+        add_set_packing_rows(&ilp, &mut model);
+        let added: Vec<Vec<usize>> = model.rows()[base..]
+            .iter()
+            .map(|row| {
+                assert_eq!((row.lower, row.upper), (f64::NEG_INFINITY, 1.0), "{}", row.name);
+                assert!(row.coefficients.iter().all(|&(_, a)| a == 1.0));
+                row.coefficients.iter().map(|&(c, _)| c.index()).collect()
+            })
+            .collect();
+        assert_eq!(added, set_packing_rows(&ilp));
     }
 }

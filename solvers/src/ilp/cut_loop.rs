@@ -1,6 +1,9 @@
 //! The cut-loop engine: exact learning on back-ends without a lazy-constraint callback
 //! (HiGHS, CBC; SCIP as a plain MILP solver too).
 //!
+//! The program starts with the convexity rows and GOBNILP's set-packing rows
+//! ([`add_set_packing_rows`], Bartlett & Cussens 2017 §4), which tighten every round.
+//!
 //! 1. LP rounds: solve the LP relaxation of the program with the cuts found so far,
 //!    round its solution into a DAG (the sink heuristic) for an incumbent, separate
 //!    cluster cuts (heuristics, then the exact sub-IP), add them, repeat until no cut
@@ -21,6 +24,7 @@ use super::{
 };
 use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
+use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
 use rustc_hash::FxHashSet;
 use std::time::Instant;
@@ -53,6 +57,7 @@ impl FamilyIlpSolver for CutLoop<'_> {
             .then(sub_ip_backend)
             .flatten();
         let mut run = Run::new(ilp, options, progress);
+        add_set_packing_rows(ilp, &mut run.model);
         if let Some(start) = &options.start {
             run.offer(start);
         }
