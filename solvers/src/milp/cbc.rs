@@ -10,7 +10,9 @@
 //! the outcome is [`Status::Unknown`] (or [`Status::Feasible`] with an incumbent) and
 //! carries no bound.
 
-use super::{finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use super::{
+    finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status, WarmStart,
+};
 use bnsl_formulations::milp::{MilpModel, Sense};
 use coin_cbc_sys as ffi;
 use std::ffi::CString;
@@ -27,6 +29,13 @@ extern "C" {
     // Part of CBC 2.10's C interface, not bound by coin_cbc_sys 0.1.3: the incumbent of
     // the last MILP solve, or NULL when there is none.
     fn Cbc_bestSolution(model: *mut ffi::Cbc_Model) -> *const f64;
+    // Also not bound there: a MIP start given as `count` (column index, value) pairs.
+    fn Cbc_setMIPStartI(
+        model: *mut ffi::Cbc_Model,
+        count: c_int,
+        col_idxs: *const c_int,
+        col_values: *const f64,
+    );
 }
 
 /// Solves models with CBC. Honours every [`Limits`] field; the time limit is wall-clock
@@ -40,14 +49,46 @@ impl MilpBackend for CbcBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run(model, limits)
+        run(model, limits, None)
+    }
+
+    fn warm_start(&self) -> Option<&dyn WarmStart> {
+        Some(self)
     }
 }
 
-/// No warm start: CBC 2.10's MIP start (`Cbc_setMIPStartI`) was seen to wreck the search
-/// on the family ILP (a maximisation): after the start CBC declared the root LP
-/// infeasible and reported a non-optimal incumbent as optimal.
-fn run(model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
+/// CBC takes the start as a MIP start (`Cbc_setMIPStartI`): it fixes the integer
+/// columns at the start's values, solves the LP for the rest and, when that is
+/// feasible, keeps the point as its first incumbent and cutoff.
+impl WarmStart for CbcBackend {
+    fn solve_from(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: &[f64],
+    ) -> Result<MilpOutcome, SolverError> {
+        if start.len() != model.num_vars() {
+            return Err(error(format!(
+                "start has {} values for {} variables",
+                start.len(),
+                model.num_vars()
+            )));
+        }
+        run(model, limits, Some(start))
+    }
+}
+
+/// CBC is always handed a minimisation: a maximisation goes in with its objective
+/// negated, and objective and bound are negated back on the way out. CBC 2.10's
+/// command-line solver computes a MIP start's objective in the model's own sense
+/// but stores it as an internal (minimisation) cutoff, so a maximisation with a
+/// start had every node cut off: the root LP came out "infeasible" and the start was
+/// reported as optimal.
+fn run(
+    model: &MilpModel,
+    limits: &Limits,
+    start: Option<&[f64]>,
+) -> Result<MilpOutcome, SolverError> {
     limits.validate()?;
     if let Some(outcome) = trivial_outcome(model) {
         return Ok(outcome);
@@ -57,8 +98,11 @@ fn run(model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
     let _guard = CBC_LOCK
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let cbc = Cbc::load(model, &arrays);
+    let cbc = Cbc::load(&arrays);
     cbc.configure(limits)?;
+    if let Some(values) = start {
+        cbc.set_mip_start(values)?;
+    }
     // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
     unsafe { ffi::Cbc_solve(cbc.0) };
     let mut outcome = cbc.read_outcome(model);
@@ -74,7 +118,7 @@ fn error(message: String) -> SolverError {
 }
 
 /// The model in the column-major arrays `Cbc_loadProblem` takes, with infinite bounds
-/// written as CBC's infinity (`DBL_MAX`).
+/// written as CBC's infinity (`DBL_MAX`) and the objective in the minimisation sense.
 struct Arrays {
     starts: Vec<c_int>,
     rows: Vec<c_int>,
@@ -84,6 +128,7 @@ struct Arrays {
     objective: Vec<f64>,
     row_lower: Vec<f64>,
     row_upper: Vec<f64>,
+    integers: Vec<c_int>,
 }
 
 fn c_index(n: usize) -> Result<c_int, SolverError> {
@@ -92,6 +137,15 @@ fn c_index(n: usize) -> Result<c_int, SolverError> {
 
 fn clamp(x: f64) -> f64 {
     x.clamp(f64::MIN, f64::MAX)
+}
+
+/// The factor that turns the model's objective into the minimisation CBC solves (and
+/// CBC's objective values back into the model's sense).
+fn to_minimisation(model: &MilpModel) -> f64 {
+    match model.sense() {
+        Sense::Maximize => -1.0,
+        Sense::Minimize => 1.0,
+    }
 }
 
 impl Arrays {
@@ -112,9 +166,16 @@ impl Arrays {
             values: csc.values,
             col_lower: vars.iter().map(|v| clamp(v.lower)).collect(),
             col_upper: vars.iter().map(|v| clamp(v.upper)).collect(),
-            objective: vars.iter().map(|v| v.objective).collect(),
+            objective: vars
+                .iter()
+                .map(|v| v.objective * to_minimisation(model))
+                .collect(),
             row_lower: model.rows().iter().map(|r| clamp(r.lower)).collect(),
             row_upper: model.rows().iter().map(|r| clamp(r.upper)).collect(),
+            integers: (0..vars.len())
+                .filter(|&j| vars[j].integer)
+                .map(c_index)
+                .collect::<Result<_, _>>()?,
         })
     }
 }
@@ -130,7 +191,7 @@ impl Drop for Cbc {
 }
 
 impl Cbc {
-    fn load(model: &MilpModel, a: &Arrays) -> Self {
+    fn load(a: &Arrays) -> Self {
         // SAFETY: the arrays have the lengths the C interface expects (one start per
         // column plus one, one entry per non-zero, one bound per column and row), and
         // the sizes fit in `c_int` (checked when the arrays were built).
@@ -149,18 +210,21 @@ impl Cbc {
                 a.row_lower.as_ptr(),
                 a.row_upper.as_ptr(),
             );
-            for (j, var) in model.variables().iter().enumerate() {
-                if var.integer {
-                    ffi::Cbc_setInteger(cbc.0, j as c_int);
-                }
+            for &j in &a.integers {
+                ffi::Cbc_setInteger(cbc.0, j);
             }
-            let sense = match model.sense() {
-                Sense::Maximize => -1.0,
-                Sense::Minimize => 1.0,
-            };
-            ffi::Cbc_setObjSense(cbc.0, sense);
+            ffi::Cbc_setObjSense(cbc.0, 1.0);
             cbc
         }
+    }
+
+    /// Hands CBC a MIP start of one value per column.
+    fn set_mip_start(&self, values: &[f64]) -> Result<(), SolverError> {
+        let count = c_index(values.len())?;
+        let columns: Vec<c_int> = (0..count).collect();
+        // SAFETY: live model; both arrays hold `count` entries, which CBC copies.
+        unsafe { Cbc_setMIPStartI(self.0, count, columns.as_ptr(), values.as_ptr()) };
+        Ok(())
     }
 
     /// Sets a CBC command-line parameter (`-name value`).
@@ -228,7 +292,7 @@ impl Cbc {
         };
         let objective = values.as_ref().map(|_| {
             // SAFETY: live, solved model.
-            unsafe { ffi::Cbc_getObjValue(self.0) }
+            unsafe { ffi::Cbc_getObjValue(self.0) * to_minimisation(model) }
         });
         // SAFETY: live, solved model.
         let relaxation_unbounded =
@@ -239,6 +303,7 @@ impl Cbc {
             } else if model.has_integers() {
                 // SAFETY: live, solved model.
                 finite(unsafe { ffi::Cbc_getBestPossibleObjValue(self.0) })
+                    .map(|b| b * to_minimisation(model))
             } else {
                 objective.filter(|_| status == Status::Optimal)
             };

@@ -29,14 +29,23 @@ fn assert_consistent(model: &MilpModel, outcome: &MilpOutcome) {
 /// 0/1 knapsack: values 8, 11, 6, 4; weights 5, 7, 4, 3; capacity 14. The integer
 /// optimum is 21 (items 2, 3, 4); the LP optimum is 22 (items 1, 2 and half of 3).
 fn knapsack(integer: bool) -> MilpModel {
-    let mut m = MilpModel::new(Sense::Maximize);
+    knapsack_in(Sense::Maximize, integer)
+}
+
+/// The knapsack in the given sense: minimised, its values are negated (optimum −21).
+fn knapsack_in(sense: Sense, integer: bool) -> MilpModel {
+    let sign = match sense {
+        Sense::Maximize => 1.0,
+        Sense::Minimize => -1.0,
+    };
+    let mut m = MilpModel::new(sense);
     let items = [(8.0, 5.0), (11.0, 7.0), (6.0, 4.0), (4.0, 3.0)];
     let mut row = Vec::new();
     for (i, &(value, weight)) in items.iter().enumerate() {
         let x = if integer {
-            m.add_binary(format!("x{i}"), value)
+            m.add_binary(format!("x{i}"), sign * value)
         } else {
-            m.add_continuous(format!("x{i}"), 0.0, 1.0, value)
+            m.add_continuous(format!("x{i}"), 0.0, 1.0, sign * value)
         };
         row.push((x.unwrap(), weight));
     }
@@ -61,6 +70,27 @@ pub fn knapsack_optimum(backend: &dyn MilpBackend) {
         [0.0, 1.0, 1.0, 1.0]
     );
     assert!(o.time_s >= 0.0);
+}
+
+/// A back-end with the warm-start capability, started from a feasible but not optimal
+/// point (items 1 and 2, value 19) and from the optimum itself, still finds and proves
+/// the optimum, in either sense of optimisation.
+pub fn warm_start_keeps_the_optimum(backend: &dyn MilpBackend) {
+    let Some(warm) = backend.warm_start() else {
+        return;
+    };
+    for (model, optimum) in [
+        (knapsack(true), 21.0),
+        (knapsack_in(Sense::Minimize, true), -21.0),
+    ] {
+        for start in [[1.0, 1.0, 0.0, 0.0], [0.0, 1.0, 1.0, 1.0]] {
+            let o = warm.solve_from(&model, &Limits::default(), &start).unwrap();
+            assert_eq!(o.status, Status::Optimal, "start {start:?}: {o:?}");
+            assert_consistent(&model, &o);
+            assert!(close(o.objective.unwrap(), optimum), "{o:?}");
+            assert!(close(o.bound.unwrap(), optimum), "{o:?}");
+        }
+    }
 }
 
 /// Without integer variables the model is an LP and its optimum is 22.
@@ -222,6 +252,10 @@ macro_rules! backend_tests {
         #[test]
         fn settings_accepted() {
             $crate::milp::testkit::settings_accepted(&$backend);
+        }
+        #[test]
+        fn warm_start_keeps_the_optimum() {
+            $crate::milp::testkit::warm_start_keeps_the_optimum(&$backend);
         }
         #[test]
         fn time_limit() {
