@@ -180,7 +180,12 @@ mod tests {
         let added: Vec<Vec<usize>> = model.rows()[base..]
             .iter()
             .map(|row| {
-                assert_eq!((row.lower, row.upper), (f64::NEG_INFINITY, 1.0), "{}", row.name);
+                assert_eq!(
+                    (row.lower, row.upper),
+                    (f64::NEG_INFINITY, 1.0),
+                    "{}",
+                    row.name
+                );
                 assert!(row.coefficients.iter().all(|&(_, a)| a == 1.0));
                 row.coefficients.iter().map(|&(c, _)| c.index()).collect()
             })
