@@ -25,9 +25,9 @@ const SLOW_ON_SCIP: &[&str] = &["alarm_10000"];
 /// MIP round is a branch and bound from scratch: after 1800 s, one thread each, HiGHS
 /// stood at −106500.61 with bound −106000.12 (239 rounds), CBC at −106401.69 with bound
 /// −105648.85 (209 rounds), optimum −106087.637043. SCIP's branch and cut proves it in
-/// about two minutes; HiGHS proves it in 4,706 s (246 rounds, 78,810 nodes; see
-/// [`highs_proves_alarm_10000_within_two_hours`]); CBC had not after 6,600 s (bound
-/// −105874.03, 211 rounds).
+/// about two minutes; HiGHS proves it in 2,010 s (206 rounds, 28,256 nodes; see
+/// [`highs_proves_alarm_10000_within_two_hours`]); CBC, warm-started in every MIP round,
+/// had not after 7,200 s (−106340.34, bound −105998.06, 216 rounds).
 const UNPROVED_BY_THE_CUT_LOOP: &[&str] = &["alarm_10000"];
 
 /// Learns `file` with the ILP on `backend` and `formulation` within `limit` seconds
@@ -199,10 +199,10 @@ fn scip_proves_carpo100_inside_gobnilps_bracket() {
 }
 
 /// Every score file with a known optimum but those of [`UNPROVED_BY_THE_CUT_LOOP`] on
-/// HiGHS and CBC within 1800 s each (carpo500, the longest, takes 157 s on HiGHS and 265 s
+/// HiGHS and CBC within 1800 s each (carpo500, the longest, takes 157 s on HiGHS and 243 s
 /// on CBC).
 #[test]
-#[ignore = "long: about 11 minutes"]
+#[ignore = "long: about 8 minutes"]
 fn highs_and_cbc_prove_every_known_optimum_but_alarm_10000() {
     for (path, _, optimum) in score_files() {
         if is_listed(&path, UNPROVED_BY_THE_CUT_LOOP) {
@@ -215,10 +215,10 @@ fn highs_and_cbc_prove_every_known_optimum_but_alarm_10000() {
 }
 
 /// The files of [`UNPROVED_BY_THE_CUT_LOOP`] on HiGHS within the limit stated for them:
-/// two hours (`alarm_10000.scores` took 4,706 s here, run beside a CBC solve on the other
+/// two hours (`alarm_10000.scores` took 2,010 s here, run beside a CBC solve on the other
 /// core).
 #[test]
-#[ignore = "long: about 80 minutes"]
+#[ignore = "long: about 35 minutes"]
 fn highs_proves_alarm_10000_within_two_hours() {
     let mut proved = 0;
     for (path, _, optimum) in score_files() {
