@@ -11,7 +11,8 @@
 //! carries no bound.
 
 use super::{
-    finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status, WarmStart,
+    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
+    WarmStart,
 };
 use bnsl_formulations::milp::{MilpModel, Sense};
 use coin_cbc_sys as ffi;
@@ -67,13 +68,7 @@ impl WarmStart for CbcBackend {
         limits: &Limits,
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
-        if start.len() != model.num_vars() {
-            return Err(error(format!(
-                "start has {} values for {} variables",
-                start.len(),
-                model.num_vars()
-            )));
-        }
+        check_start(NAME, model, start)?;
         run(model, limits, Some(start))
     }
 }

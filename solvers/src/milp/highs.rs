@@ -5,7 +5,8 @@
 //! cut loop around repeated solves of this back-end.
 
 use super::{
-    finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status, WarmStart,
+    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
+    WarmStart,
 };
 use bnsl_formulations::milp::{MilpModel, Sense};
 use highs::{
@@ -44,6 +45,7 @@ impl WarmStart for HighsBackend {
         limits: &Limits,
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
+        check_start(NAME, model, start)?;
         run(model, limits, Some(start))
     }
 }

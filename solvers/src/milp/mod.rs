@@ -216,6 +216,26 @@ fn finite(x: f64) -> Option<f64> {
     (x.is_finite() && x.abs() < 1e20).then_some(x)
 }
 
+/// Checks that a warm start has one value per model variable, as [`WarmStart`] requires;
+/// `backend` names the back-end in the error.
+#[cfg_attr(
+    not(any(feature = "highs", feature = "cbc", feature = "scip")),
+    allow(dead_code)
+)]
+fn check_start(backend: &'static str, model: &MilpModel, start: &[f64]) -> Result<(), SolverError> {
+    if start.len() == model.num_vars() {
+        return Ok(());
+    }
+    Err(SolverError::Backend {
+        backend,
+        message: format!(
+            "start has {} values for {} variables",
+            start.len(),
+            model.num_vars()
+        ),
+    })
+}
+
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod testkit;
 

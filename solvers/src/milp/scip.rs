@@ -6,7 +6,8 @@
 //! sequentially here: [`Limits::threads`] is ignored.
 
 use super::{
-    finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status, WarmStart,
+    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
+    WarmStart,
 };
 use bnsl_formulations::milp::{MilpModel, Sense};
 use russcip::prelude::*;
@@ -45,6 +46,7 @@ impl WarmStart for ScipBackend {
         limits: &Limits,
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
+        check_start(NAME, model, start)?;
         run(model, limits, Some(start))
     }
 }

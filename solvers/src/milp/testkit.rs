@@ -93,6 +93,22 @@ pub fn warm_start_keeps_the_optimum(backend: &dyn MilpBackend) {
     }
 }
 
+/// A warm start without one value per variable is an error naming the counts, on
+/// every back-end with the capability.
+pub fn wrong_length_start_is_an_error(backend: &dyn MilpBackend) {
+    let Some(warm) = backend.warm_start() else {
+        return;
+    };
+    let err = warm
+        .solve_from(&knapsack(true), &Limits::default(), &[1.0, 1.0])
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("start has 2 values for 4 variables"),
+        "{err}"
+    );
+}
+
 /// Without integer variables the model is an LP and its optimum is 22.
 pub fn lp_optimum(backend: &dyn MilpBackend) {
     let m = knapsack(false);
@@ -256,6 +272,10 @@ macro_rules! backend_tests {
         #[test]
         fn warm_start_keeps_the_optimum() {
             $crate::milp::testkit::warm_start_keeps_the_optimum(&$backend);
+        }
+        #[test]
+        fn wrong_length_start_is_an_error() {
+            $crate::milp::testkit::wrong_length_start_is_an_error(&$backend);
         }
         #[test]
         fn time_limit() {
