@@ -53,6 +53,9 @@ pub struct IlpSettings {
     /// Where the back-end's starting DAG comes from (`--warm-start`); its time counts
     /// against the time limit.
     pub warm_start: Option<WarmStart>,
+    /// Write progress as plain, timestamped lines on stderr (`--log-progress`) instead of
+    /// the terminal's progress line.
+    pub log_progress: bool,
 }
 
 /// The source of a starting DAG for the back-end.
@@ -73,6 +76,7 @@ impl Default for IlpSettings {
             options: IlpOptions::default(),
             scip_params: Vec::new(),
             warm_start: None,
+            log_progress: false,
         }
     }
 }

@@ -334,10 +334,16 @@ pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnRep
             Err(e) => return Err(e).context("dynamic programming failed"),
         },
         Method::Ilp => {
-            let line = progress::solver_line();
-            let show = |p: &IlpProgress| line.set_message(progress::describe_ilp(p));
-            let solved = run_ilp(table, &opts.ilp, &mut report, &show);
-            line.finish_and_clear();
+            let solved = if opts.ilp.log_progress {
+                let log = progress::IlpLog::new();
+                run_ilp(table, &opts.ilp, &mut report, &|p| log.record(p))
+            } else {
+                let line = progress::solver_line();
+                let show = |p: &IlpProgress| line.set_message(progress::describe_ilp(p));
+                let solved = run_ilp(table, &opts.ilp, &mut report, &show);
+                line.finish_and_clear();
+                solved
+            };
             solved?;
         }
         Method::Obs => run_order_search(table, Rule::Obs, &opts.heuristic, &mut report)?,

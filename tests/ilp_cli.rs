@@ -200,6 +200,38 @@ fn a_time_limit_returns_the_best_dag_and_the_bound() {
 }
 
 #[test]
+fn a_progress_log_reports_every_round_on_stderr() {
+    let file = scores("alarm_1000.BDeu1.palim3.jkl");
+    for backend in ["scip", "highs", "cbc"] {
+        let args = ilp_args(&file, &["--backend", backend, "--log-progress", "--json"]);
+        let out = bnsl(&args);
+        assert!(out.status.success(), "{backend}: {out:?}");
+        let r: Value = serde_json::from_slice(&out.stdout).expect("stdout stays one JSON object");
+        let log = String::from_utf8_lossy(&out.stderr);
+        let lines: Vec<&str> = log.lines().collect();
+        assert!(!lines.is_empty(), "{backend}: no progress lines");
+        let mut elapsed = Vec::new();
+        for line in &lines {
+            let (stamp, rest) = line.split_once(" s] ").expect("`[  seconds s] …`");
+            elapsed.push(stamp.trim_start_matches('[').trim().parse::<f64>().unwrap());
+            assert!(
+                rest.starts_with("incumbent ") && rest.contains(" bound "),
+                "{line}"
+            );
+        }
+        assert!(elapsed.windows(2).all(|w| w[0] <= w[1]), "{backend}: {log}");
+        // The cut loop reports after every round: its last line counts them all.
+        if let Some(rounds) = r["rounds"].as_u64() {
+            let last = lines.last().unwrap();
+            assert!(
+                last.ends_with(&format!("rounds {rounds}")),
+                "{backend}: {last} vs {r}"
+            );
+        }
+    }
+}
+
+#[test]
 fn bad_ilp_options_are_clear_errors() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");
     ilp_fails_with(&file, &["--backend", "gurobi"], &["back-end `gurobi`"]);

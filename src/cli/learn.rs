@@ -86,6 +86,12 @@ pub struct IlpArgs {
     /// Print the back-end's own log.
     #[arg(long)]
     pub solver_log: bool,
+    /// Write progress (incumbent, bound, gap, cuts, nodes, rounds) as plain lines on
+    /// stderr, each with the seconds elapsed: a line whenever the incumbent or the round
+    /// count changes, else at most one per 10 s. For the log of a long run, where the
+    /// terminal's progress line is not shown.
+    #[arg(long)]
+    pub log_progress: bool,
     /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable; SCIP only): any SCIP
     /// parameter (e.g. separating/maxrounds=5), or one of the engine's own settings
     /// (bnsl/sub_ip_depth, bnsl/sub_ip_branching, bnsl/heuristic_depth, ...). See README.
@@ -159,6 +165,7 @@ impl IlpArgs {
                 self.heuristic_separation_only,
             ),
             ("--solver-log", self.solver_log),
+            ("--log-progress", self.log_progress),
             ("--scip-param", !self.scip_param.is_empty()),
             ("--warm-start", self.warm_start.is_some()),
         ];
@@ -202,6 +209,7 @@ impl IlpArgs {
                 ..IlpOptions::default()
             },
             scip_params: self.scip_param.clone(),
+            log_progress: self.log_progress,
             warm_start: self.warm_start.as_ref().map(|arg| match arg {
                 WarmStartArg::Asobs(seconds) => WarmStart::Asobs(AsobsOptions {
                     time_limit: match (seconds, search.restarts) {
