@@ -204,6 +204,7 @@ impl IlpArgs {
                     threads: self.threads,
                     seed: run.seed,
                     verbose: self.solver_log,
+                    improving_solutions: None,
                 },
                 heuristic_separation_only: self.heuristic_separation_only,
                 ..IlpOptions::default()

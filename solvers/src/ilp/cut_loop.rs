@@ -9,10 +9,13 @@
 //!    cluster cuts (heuristics, then the exact sub-IP), add them, repeat until no cut
 //!    is violated.
 //! 2. MIP rounds: solve the program as a MILP, warm-started from the best DAG when the
-//!    back-end can take a start. An acyclic solution proven optimal for the program
-//!    is optimal for the problem (the program is a relaxation). A cyclic one yields
-//!    cuts (its strongly connected components and cycles) and, repaired by the sink
-//!    heuristic, a new incumbent; then the program is solved again.
+//!    back-end can take a start, and stopped at its first improving solutions
+//!    ([`SolutionBudget`]): the solver would otherwise go on to prove a cyclic solution
+//!    optimal for the program, a search whose only yield is that solution's cuts. An
+//!    acyclic solution proven optimal for the program is optimal for the problem (the
+//!    program is a relaxation); one found before the proof becomes the incumbent. A
+//!    cyclic one yields cuts (its strongly connected components and cycles) and,
+//!    repaired by the sink heuristic, a new incumbent; then the program is solved again.
 //!
 //! The bound reported is the best proven bound of any round: every round solves a
 //! relaxation of the problem.
@@ -269,17 +272,33 @@ impl<'a, 't> Run<'a, 't> {
         }
     }
 
-    /// Phase 2.
+    /// What has changed since: the incumbent's score and the number of cuts.
+    fn mark(&self) -> (Option<f64>, usize) {
+        (
+            self.incumbent.as_ref().map(|(_, s)| *s),
+            self.clusters.len(),
+        )
+    }
+
+    /// Phase 2. A round stops at its first improving solutions ([`SolutionBudget`]):
+    /// a cyclic one is cut off at once rather than after a search that proves it
+    /// optimal for the program, an acyclic one becomes the incumbent (and the next
+    /// round's start and cutoff).
     fn mip_rounds(&mut self, backend: &dyn MilpBackend) -> Result<(), SolverError> {
+        let mut budget = SolutionBudget::new();
         loop {
             if self.out_of_time() || self.done() {
                 return Ok(());
             }
-            let limits = self.limits();
+            let limits = Limits {
+                improving_solutions: budget.limit(),
+                ..self.limits()
+            };
             let start = self
                 .incumbent
                 .as_ref()
                 .and_then(|(dag, _)| self.ilp.values_of(dag));
+            let before = self.mark();
             let outcome = match (backend.warm_start(), start) {
                 (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
                 _ => backend.solve(&self.model, &limits)?,
@@ -295,25 +314,37 @@ impl<'a, 't> Run<'a, 't> {
                 self.report();
                 return Ok(());
             };
+            let finished = outcome.status == Status::Optimal;
             let graph = self.ilp.graph_of(values);
             if graph.is_acyclic() {
                 self.offer(&graph);
                 let score = graph.check(self.ilp.table()).ok();
-                let optimal = outcome.status == Status::Optimal;
-                self.tighten(proven_bound(optimal, &limits, score, outcome.bound));
+                self.tighten(proven_bound(finished, &limits, score, outcome.bound));
                 self.report();
-                return Ok(());
+                if finished {
+                    return Ok(());
+                }
+            } else {
+                self.tighten(outcome.bound);
+                if let Some(dag) = round_to_dag(self.ilp, values) {
+                    self.offer(&dag);
+                }
+                let support = Support::new(self.ilp, values);
+                let cuts = separate_heuristically(self.ilp, &support, &self.options.separation);
+                let added = self.add_cuts(cuts);
+                self.report();
+                if finished && added == 0 {
+                    return Ok(());
+                }
             }
-            self.tighten(outcome.bound);
-            if let Some(dag) = round_to_dag(self.ilp, values) {
-                self.offer(&dag);
-            }
-            let support = Support::new(self.ilp, values);
-            let cuts = separate_heuristically(self.ilp, &support, &self.options.separation);
-            let added = self.add_cuts(cuts);
-            self.report();
-            if added == 0 || outcome.status != Status::Optimal {
-                return Ok(());
+            if !finished {
+                // Stopped by a limit: the time limit (checked above) or the budget.
+                if budget.limit().is_none() {
+                    return Ok(());
+                }
+                if self.mark() == before {
+                    budget.widen();
+                }
             }
         }
     }
@@ -346,5 +377,49 @@ impl<'a, 't> Run<'a, 't> {
             rounds: Some(self.rounds),
             time_s: self.began.elapsed().as_secs_f64(),
         }
+    }
+}
+
+/// How many improving solutions a MIP round may find before it stops and hands back
+/// its best one ([`Limits::improving_solutions`]). It starts small, so that each cyclic
+/// solution is cut off as soon as it is found; it doubles after a round that brought
+/// nothing new (no cut, no better DAG: e.g. the solver counted the start), and is
+/// lifted beyond [`SolutionBudget::LARGEST`], so the last rounds run to the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SolutionBudget(Option<u64>);
+
+impl SolutionBudget {
+    /// The largest limit before rounds run unlimited.
+    const LARGEST: u64 = 16;
+
+    /// The first limit: two, as the solvers may count the start as the first.
+    const FIRST: u64 = 2;
+
+    fn new() -> Self {
+        SolutionBudget(Some(Self::FIRST))
+    }
+
+    fn limit(self) -> Option<u64> {
+        self.0
+    }
+
+    fn widen(&mut self) {
+        self.0 = self.0.map(|n| 2 * n).filter(|&n| n <= Self::LARGEST);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SolutionBudget;
+
+    #[test]
+    fn the_budget_doubles_then_lifts() {
+        let mut budget = SolutionBudget::new();
+        let mut seen = vec![budget.limit()];
+        for _ in 0..5 {
+            budget.widen();
+            seen.push(budget.limit());
+        }
+        assert_eq!(seen, [Some(2), Some(4), Some(8), Some(16), None, None]);
     }
 }

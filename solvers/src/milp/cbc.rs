@@ -247,6 +247,9 @@ impl Cbc {
         if let Some(threads) = limits.threads {
             self.set("threads", &threads.to_string())?;
         }
+        if let Some(count) = limits.improving_solutions {
+            self.set("maxSolutions", &count.min(c_int::MAX as u64).to_string())?;
+        }
         Ok(())
     }
 

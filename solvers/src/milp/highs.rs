@@ -183,6 +183,10 @@ fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
     if let Some(seed) = limits.seed_i32() {
         set_option(highs, "random_seed", seed)?;
     }
+    if let Some(count) = limits.improving_solutions {
+        let count = i32::try_from(count).unwrap_or(i32::MAX);
+        set_option(highs, "mip_max_improving_sols", count)?;
+    }
     if let Some(threads) = limits.threads {
         let threads = i32::try_from(threads).map_err(|_| error(format!("{threads} threads")))?;
         set_option(highs, "threads", threads)?;

@@ -38,6 +38,11 @@ pub struct Limits {
     pub seed: Option<u64>,
     /// Print the solver's own log to standard output.
     pub verbose: bool,
+    /// Stop once this many improving solutions were found (CBC `maxSolutions`, HiGHS
+    /// `mip_max_improving_sols`, SCIP `limits/bestsol`); `None`: no such limit. A start
+    /// the solver accepts may count as one. The outcome is then [`Status::Feasible`]
+    /// with the best solution and a valid bound, unless the search happened to finish.
+    pub improving_solutions: Option<u64>,
 }
 
 impl Limits {
@@ -61,6 +66,11 @@ impl Limits {
         if self.threads == Some(0) {
             return Err(SolverError::InvalidLimit(
                 "thread count 0; use at least 1".into(),
+            ));
+        }
+        if self.improving_solutions == Some(0) {
+            return Err(SolverError::InvalidLimit(
+                "improving-solution limit 0; use at least 1".into(),
             ));
         }
         Ok(())
@@ -265,6 +275,10 @@ mod tests {
             },
             Limits {
                 threads: Some(0),
+                ..Limits::default()
+            },
+            Limits {
+                improving_solutions: Some(0),
                 ..Limits::default()
             },
         ];

@@ -18,8 +18,8 @@ use std::time::Instant;
 const NAME: &str = "scip";
 
 /// Solves models with SCIP. Honours the time limit (wall clock, SCIP's default clock),
-/// the gap (`limits/gap`, 0 when none is given), the seed
-/// (`randomization/randomseedshift`) and verbosity.
+/// the gap (`limits/gap`, 0 when none is given), the improving-solution limit
+/// (`limits/bestsol`), the seed (`randomization/randomseedshift`) and verbosity.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct ScipBackend;
 
@@ -136,6 +136,12 @@ pub(crate) fn build(
         scip = scip
             .set_real_param("limits/time", seconds)
             .map_err(|c| param_error("limits/time", c))?;
+    }
+    if let Some(count) = limits.improving_solutions {
+        let name = "limits/bestsol";
+        scip = scip
+            .set_int_param(name, i32::try_from(count).unwrap_or(i32::MAX))
+            .map_err(|c| param_error(name, c))?;
     }
     if let Some(seed) = limits.seed_i32() {
         let name = "randomization/randomseedshift";

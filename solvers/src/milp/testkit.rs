@@ -175,6 +175,7 @@ pub fn settings_accepted(backend: &dyn MilpBackend) {
         threads: Some(1),
         seed: Some(7),
         verbose: false,
+        improving_solutions: None,
     };
     let o = backend.solve(&m, &limits).unwrap();
     assert_eq!(o.status, Status::Optimal, "{o:?}");
@@ -192,10 +193,10 @@ pub fn settings_accepted(backend: &dyn MilpBackend) {
 }
 
 /// A market-split instance (Cornuéjols and Dawande 1999: 4 rows, 30 binaries, random
-/// coefficients in 0..100, right-hand sides half the row sums, slack minimised) is far
-/// too hard for branch and bound to finish in a second; the solver must stop at the
-/// time limit and report what it has without claiming optimality.
-pub fn time_limit(backend: &dyn MilpBackend) {
+/// coefficients in 0..100, right-hand sides half the row sums, slack minimised): far
+/// too hard for branch and bound to finish in a second, though any point with enough
+/// slack is feasible.
+fn market_split() -> MilpModel {
     let mut m = MilpModel::new(Sense::Minimize);
     let xs: Vec<_> = (0..30)
         .map(|j| m.add_binary(format!("x{j}"), 0.0).unwrap())
@@ -221,25 +222,52 @@ pub fn time_limit(backend: &dyn MilpBackend) {
         row.push((under, 1.0));
         m.add_eq(format!("split{i}"), row, rhs).unwrap();
     }
-    let limits = Limits {
-        time_limit: Some(1.0),
-        ..Limits::default()
-    };
-    let start = Instant::now();
-    let o = backend.solve(&m, &limits).unwrap();
-    let wall = start.elapsed().as_secs_f64();
-    assert!(wall < 6.0, "ran {wall:.1} s with a 1 s limit");
+    m
+}
+
+/// Checks a solve of [`market_split`] stopped by a limit after `wall` seconds of
+/// `limit_s`: it ended well before, claims no optimality, and what it reports holds.
+fn assert_stopped_early(m: &MilpModel, o: &MilpOutcome, wall: f64, limit_s: f64) {
+    assert!(wall < limit_s, "ran {wall:.1} s; limit {limit_s} s");
     assert!(o.time_s <= wall + 1e-3);
     assert!(
         matches!(o.status, Status::Feasible | Status::Unknown),
         "{o:?}"
     );
     if o.status == Status::Feasible {
-        assert_consistent(&m, &o);
+        assert_consistent(m, o);
         if let Some(bound) = o.bound {
             assert!(bound <= o.objective.unwrap() + TOL, "{o:?}");
         }
     }
+}
+
+/// The solver stops at the time limit on [`market_split`] and reports what it has
+/// without claiming optimality.
+pub fn time_limit(backend: &dyn MilpBackend) {
+    let m = market_split();
+    let limits = Limits {
+        time_limit: Some(1.0),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let o = backend.solve(&m, &limits).unwrap();
+    assert_stopped_early(&m, &o, start.elapsed().as_secs_f64(), 6.0);
+}
+
+/// The solver stops at its first improving solution of [`market_split`], long before
+/// a 60 s time limit, and returns it: found, feasible, not claimed optimal.
+pub fn improving_solution_limit(backend: &dyn MilpBackend) {
+    let m = market_split();
+    let limits = Limits {
+        time_limit: Some(60.0),
+        improving_solutions: Some(1),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let o = backend.solve(&m, &limits).unwrap();
+    assert_stopped_early(&m, &o, start.elapsed().as_secs_f64(), 20.0);
+    assert_eq!(o.status, Status::Feasible, "{o:?}");
 }
 
 /// Declares one `#[test]` per check above for the given back-end value.
@@ -280,6 +308,10 @@ macro_rules! backend_tests {
         #[test]
         fn time_limit() {
             $crate::milp::testkit::time_limit(&$backend);
+        }
+        #[test]
+        fn improving_solution_limit() {
+            $crate::milp::testkit::improving_solution_limit(&$backend);
         }
     };
 }
