@@ -349,6 +349,9 @@ pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnRep
         Method::Obs => run_order_search(table, Rule::Obs, &opts.heuristic, &mut report)?,
         Method::Asobs => run_order_search(table, Rule::Asobs, &opts.heuristic, &mut report)?,
     }
+    if bnsl_solvers::interrupt::requested() {
+        report.extra.insert("interrupted".into(), json!(true));
+    }
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {
         let score = dag

@@ -231,6 +231,27 @@ fn a_progress_log_reports_every_round_on_stderr() {
     }
 }
 
+/// Ctrl+C during an ILP run stops it at once with the best DAG (verified) and the
+/// bound so far, marked `interrupted`.
+#[test]
+fn ctrl_c_reports_the_best_dag_so_far() {
+    let file = scores("alarm_1000.BDeu1.palim3.jkl");
+    let args = ilp_args(&file, &["--backend", "highs", "--log-progress", "--json"]);
+    let (out, after) = common::bnsl_interrupted(&args, |line| line.contains("incumbent -"));
+    assert!(out.status.success(), "{out:?}");
+    assert!(after < 20.0, "took {after:.1} s to stop");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(r["interrupted"], true, "{r}");
+    assert!(
+        ["feasible", "optimal"].contains(&r["status"].as_str().unwrap()),
+        "{r}"
+    );
+    let (score, bound) = (r["score"].as_f64().unwrap(), r["bound"].as_f64().unwrap());
+    assert!(bound >= score - 1e-6, "{r}");
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("interrupted (Ctrl+C)"), "{log}");
+}
+
 #[test]
 fn bad_ilp_options_are_clear_errors() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");

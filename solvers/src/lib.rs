@@ -4,4 +4,5 @@
 pub mod dp;
 pub mod heuristics;
 pub mod ilp;
+pub mod interrupt;
 pub mod milp;

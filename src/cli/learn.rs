@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
+use bnsl_solvers::interrupt;
 use bnsl_solvers::milp::Limits;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -362,7 +363,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         },
         constraints,
     };
+    if args.method != Method::Dp {
+        // The ILP engines and the order searches stop at Ctrl+C and report what they
+        // have; DP cannot, so there Ctrl+C keeps ending the process.
+        interrupt::catch_ctrl_c();
+    }
     let report = learn(&table, &options)?;
+    if interrupt::requested() {
+        eprintln!("interrupted (Ctrl+C): the best DAG found so far follows");
+    }
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {
         let format = args.format.unwrap_or_else(|| DagFormat::from_path(path));
         std::fs::write(path, render_dag(dag, table.names(), format))

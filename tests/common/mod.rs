@@ -192,3 +192,43 @@ pub fn shipped_scores(name: &str) -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// Runs `bnsl` with `args`, sends it SIGINT (Ctrl+C) as soon as a line of its stderr
+/// satisfies `ready`, and returns its output (stderr as read) and the seconds from the
+/// signal to its exit. Panics if it exits before any line is ready.
+pub fn bnsl_interrupted(
+    args: &[&str],
+    ready: impl Fn(&str) -> bool,
+) -> (std::process::Output, f64) {
+    use std::io::{BufRead, BufReader, Read};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run bnsl");
+    let mut err = BufReader::new(child.stderr.take().expect("piped stderr"));
+    let mut stderr = String::new();
+    let mut line = String::new();
+    loop {
+        line.clear();
+        let read = err.read_line(&mut line).expect("read stderr");
+        assert!(read > 0, "{args:?} ended before it was ready:\n{stderr}");
+        stderr.push_str(&line);
+        if ready(line.trim_end()) {
+            break;
+        }
+    }
+    let signalled = std::time::Instant::now();
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(kill.success(), "kill -INT failed");
+    err.read_to_string(&mut stderr).expect("read stderr");
+    let mut out = child.wait_with_output().expect("wait for bnsl");
+    let after = signalled.elapsed().as_secs_f64();
+    out.stderr = stderr.into_bytes();
+    (out, after)
+}

@@ -138,7 +138,9 @@ pub fn asobs_search_with_progress(
             let mut mine: Option<Found> = None;
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let out_of_time = i > 0 && deadline.is_some_and(|d| Instant::now() >= d);
+                let out_of_time = i > 0
+                    && (deadline.is_some_and(|d| Instant::now() >= d)
+                        || crate::interrupt::requested());
                 if opts.max_restarts.is_some_and(|m| i >= m) || out_of_time {
                     break;
                 }

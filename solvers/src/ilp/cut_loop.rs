@@ -25,6 +25,7 @@ use super::sink::round_to_dag;
 use super::{
     gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
 };
+use crate::interrupt;
 use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
@@ -159,8 +160,9 @@ impl<'a, 't> Run<'a, 't> {
             .map(|t| (t - self.began.elapsed().as_secs_f64()).max(0.0))
     }
 
-    fn out_of_time(&self) -> bool {
-        self.remaining().is_some_and(|r| r <= 0.0)
+    /// Whether the time is up or the user pressed Ctrl+C: stop with what we have.
+    fn must_stop(&self) -> bool {
+        self.remaining().is_some_and(|r| r <= 0.0) || interrupt::requested()
     }
 
     fn limits(&self) -> Limits {
@@ -236,7 +238,7 @@ impl<'a, 't> Run<'a, 't> {
         sub_ip: Option<&dyn MilpBackend>,
     ) -> Result<Phase, SolverError> {
         loop {
-            if self.out_of_time() || self.done() {
+            if self.must_stop() || self.done() {
                 return Ok(Phase::Stop);
             }
             let outcome = backend.solve(&self.model.relaxation(), &self.limits())?;
@@ -287,7 +289,7 @@ impl<'a, 't> Run<'a, 't> {
     fn mip_rounds(&mut self, backend: &dyn MilpBackend) -> Result<(), SolverError> {
         let mut budget = SolutionBudget::new();
         loop {
-            if self.out_of_time() || self.done() {
+            if self.must_stop() || self.done() {
                 return Ok(());
             }
             let limits = Limits {
@@ -338,7 +340,8 @@ impl<'a, 't> Run<'a, 't> {
                 }
             }
             if !finished {
-                // Stopped by a limit: the time limit (checked above) or the budget.
+                // Stopped by a limit: the time limit or Ctrl+C (checked above), or the
+                // budget.
                 if budget.limit().is_none() {
                     return Ok(());
                 }

@@ -14,6 +14,7 @@ use super::{
     check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
     WarmStart,
 };
+use crate::interrupt;
 use bnsl_formulations::milp::{MilpModel, Sense};
 use coin_cbc_sys as ffi;
 use std::ffi::CString;
@@ -98,8 +99,16 @@ fn run(
     if let Some(values) = start {
         cbc.set_mip_start(values)?;
     }
-    // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
-    unsafe { ffi::Cbc_solve(cbc.0) };
+    {
+        // CBC's solver installs a SIGINT handler that stops its search, and leaves it
+        // installed: put back the one in place before.
+        let _sigint = interrupt::HandlerGuard::save();
+        // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
+        unsafe { ffi::Cbc_solve(cbc.0) };
+    }
+    if cbc.stopped_by_user() {
+        interrupt::record();
+    }
     let mut outcome = cbc.read_outcome(model);
     outcome.time_s = begin.elapsed().as_secs_f64();
     Ok(outcome)
@@ -220,6 +229,13 @@ impl Cbc {
         // SAFETY: live model; both arrays hold `count` entries, which CBC copies.
         unsafe { Cbc_setMIPStartI(self.0, count, columns.as_ptr(), values.as_ptr()) };
         Ok(())
+    }
+
+    /// Whether Ctrl+C stopped the search (CBC's secondary status 5, "stopped on
+    /// event").
+    fn stopped_by_user(&self) -> bool {
+        // SAFETY: live, solved model.
+        unsafe { ffi::Cbc_secondaryStatus(self.0) == 5 }
     }
 
     /// Sets a CBC command-line parameter (`-name value`).

@@ -194,6 +194,10 @@ fn map_status(model: &MilpModel, status: russcip::Status, has_incumbent: bool) -
 }
 
 fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) -> MilpOutcome {
+    if solved.status() == russcip::Status::UserInterrupt {
+        // SCIP caught Ctrl+C itself.
+        crate::interrupt::record();
+    }
     let best = solved.best_sol();
     let status = map_status(model, solved.status(), best.is_some());
     let objective = best.as_ref().map(|sol| sol.obj_val());

@@ -443,6 +443,10 @@ fn read_outcome(
         (Some(b), Some((_, s))) => Some(b.max(*s)),
         (b, _) => b,
     };
+    if solved.status() == russcip::Status::UserInterrupt {
+        // SCIP caught Ctrl+C itself.
+        crate::interrupt::record();
+    }
     let scip_optimal = !gap_parameter && solved.status() == russcip::Status::Optimal;
     let bound = proven_bound(
         scip_optimal,
