@@ -1,7 +1,11 @@
-//! Ctrl+C stops a long CBC cut loop on `found_scores/alarm_10000.scores` in its MIP
-//! rounds: CBC's solver installs a SIGINT handler of its own and never removes it, so
-//! without the back-end's care a Ctrl+C only ended the current round and the loop went
-//! on. Needs `../shared/instances` and the three back-ends.
+//! Ctrl+C stops a long cut loop on `found_scores/alarm_10000.scores` in its MIP rounds,
+//! where each round is a branch and bound of minutes:
+//! - CBC's solver installs a SIGINT handler of its own and never removes it, so without
+//!   the back-end's care a Ctrl+C only ended the current round and the loop went on;
+//! - HiGHS does not look at signals, so it must be asked through its interrupt callback,
+//!   or it finishes the round first.
+//!
+//! Needs `../shared/instances` and the three back-ends.
 #![cfg(all(
     feature = "shared-tests",
     feature = "highs",
@@ -18,8 +22,14 @@ fn after_a_mip_round(line: &str) -> bool {
     line.contains("incumbent -") && !line.contains(" nodes 0 ")
 }
 
-#[test]
-fn ctrl_c_stops_cbc_after_its_mip_rounds_began() {
+/// Seconds a back-end may take to stop after Ctrl+C. The MIP round after the first
+/// takes about 34 s on HiGHS and longer on CBC (2 cores, ASOBS start), so finishing the
+/// round instead of stopping fails.
+const STOPS_WITHIN_S: f64 = 15.0;
+
+/// Runs the cut loop on `backend`, presses Ctrl+C after its first MIP round, and checks
+/// that it stops within [`STOPS_WITHIN_S`] with a verified, interrupted, feasible answer.
+fn ctrl_c_stops_the_mip_rounds_of(backend: &str) {
     let file = common::shared().join("jkl/found_scores/alarm_10000.scores");
     let file = file.to_str().unwrap();
     let args = [
@@ -28,21 +38,34 @@ fn ctrl_c_stops_cbc_after_its_mip_rounds_began() {
         "--method",
         "ilp",
         "--backend",
-        "cbc",
+        backend,
         "--warm-start",
         "asobs:1",
         "--time-limit",
-        "600",
+        "900",
         "--log-progress",
         "--json",
     ];
     let (out, after) = common::bnsl_interrupted(&args, after_a_mip_round);
-    assert!(out.status.success(), "{out:?}");
-    assert!(after < 60.0, "took {after:.1} s to stop");
+    assert!(out.status.success(), "{backend}: {out:?}");
+    eprintln!("{backend} stopped {after:.1} s after Ctrl+C");
+    assert!(
+        after < STOPS_WITHIN_S,
+        "{backend} took {after:.1} s to stop"
+    );
     let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(r["interrupted"], true, "{r}");
     assert_eq!(r["status"], "feasible", "{r}");
     let (score, bound) = (r["score"].as_f64().unwrap(), r["bound"].as_f64().unwrap());
     assert!(bound > score, "{r}");
-    assert!(r["time_s"].as_f64().unwrap() < 300.0, "{r}");
+}
+
+#[test]
+fn ctrl_c_stops_cbc_in_its_mip_rounds() {
+    ctrl_c_stops_the_mip_rounds_of("cbc");
+}
+
+#[test]
+fn ctrl_c_stops_highs_in_its_mip_rounds() {
+    ctrl_c_stops_the_mip_rounds_of("highs");
 }

@@ -7,6 +7,8 @@
 //! they solve and stop their search on it without telling this module; their back-ends
 //! report such a stop through [`record`], and the CBC back-end puts this module's
 //! handler back after each solve ([`HandlerGuard`]), since CBC never removes its own.
+//! HiGHS ignores signals; its back-end polls [`requested`] from HiGHS's MIP-interrupt
+//! callback.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -8,11 +8,12 @@ use super::{
     check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
     WarmStart,
 };
+use crate::interrupt;
 use bnsl_formulations::milp::{MilpModel, Sense};
 use highs::{
     ColProblem, HighsModelStatus, HighsOptionValue, HighsSolutionStatus, Model, SolvedModel,
 };
-use std::ffi::CStr;
+use std::ffi::{c_char, c_int, c_void, CStr};
 use std::time::Instant;
 
 const NAME: &str = "highs";
@@ -102,6 +103,7 @@ fn run_with(
     let begin = Instant::now();
     let mut highs = build(model)?;
     configure(&mut highs, limits)?;
+    stop_on_ctrl_c(&mut highs)?;
     for &(name, value) in options {
         match value {
             HighsOption::Bool(b) => set_option(&mut highs, name, b)?,
@@ -197,6 +199,35 @@ fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
         unsafe { highs_sys::Highs_resetGlobalScheduler(1) };
     }
     Ok(())
+}
+
+/// Lets Ctrl+C stop HiGHS's branch and bound: HiGHS's MIP-interrupt callback asks
+/// [`interrupt::requested`]. HiGHS then stops as at a limit, with its incumbent and bound.
+fn stop_on_ctrl_c(highs: &mut Model) -> Result<(), SolverError> {
+    let ptr = highs.as_mut_ptr();
+    // SAFETY: `ptr` is a live HiGHS instance; the callback is a plain function that
+    // keeps no data (`user_callback_data` is null).
+    let ok = unsafe {
+        highs_sys::Highs_setCallback(ptr, Some(poll_ctrl_c), std::ptr::null_mut())
+            == highs_sys::STATUS_OK
+            && highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt)
+                == highs_sys::STATUS_OK
+    };
+    ok.then_some(())
+        .ok_or_else(|| error("the interrupt callback was rejected".into()))
+}
+
+unsafe extern "C" fn poll_ctrl_c(
+    _kind: c_int,
+    _message: *const c_char,
+    _out: *const highs_sys::HighsCallbackDataOut,
+    data_in: *mut highs_sys::HighsCallbackDataIn,
+    _user: *mut c_void,
+) {
+    if interrupt::requested() && !data_in.is_null() {
+        // SAFETY: HiGHS passes a valid, writable `data_in` to interrupt callbacks.
+        unsafe { (*data_in).user_interrupt = 1 };
+    }
 }
 
 fn int64_info(solved: &SolvedModel, name: &CStr) -> Option<i64> {
