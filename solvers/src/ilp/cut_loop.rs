@@ -287,7 +287,7 @@ impl<'a, 't> Run<'a, 't> {
     /// optimal for the program, an acyclic one becomes the incumbent (and the next
     /// round's start and cutoff).
     fn mip_rounds(&mut self, backend: &dyn MilpBackend) -> Result<(), SolverError> {
-        let mut budget = SolutionBudget::new();
+        let mut budget = SolutionBudget::for_backend(backend);
         loop {
             if self.must_stop() || self.done() {
                 return Ok(());
@@ -400,6 +400,15 @@ impl SolutionBudget {
 
     fn new() -> Self {
         SolutionBudget(Some(Self::FIRST))
+    }
+
+    /// The budget for `backend`: unlimited rounds on one that cannot stop at improving
+    /// solutions (CBC).
+    fn for_backend(backend: &dyn MilpBackend) -> Self {
+        match backend.stops_at_improving_solutions() {
+            true => Self::new(),
+            false => SolutionBudget(None),
+        }
     }
 
     fn limit(self) -> Option<u64> {

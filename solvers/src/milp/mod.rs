@@ -38,8 +38,9 @@ pub struct Limits {
     pub seed: Option<u64>,
     /// Print the solver's own log to standard output.
     pub verbose: bool,
-    /// Stop once this many improving solutions were found (CBC `maxSolutions`, HiGHS
-    /// `mip_max_improving_sols`, SCIP `limits/bestsol`); `None`: no such limit. A start
+    /// Stop once this many improving solutions were found (HiGHS
+    /// `mip_max_improving_sols`, SCIP `limits/bestsol`; not CBC, see
+    /// [`MilpBackend::stops_at_improving_solutions`]); `None`: no such limit. A start
     /// the solver accepts may count as one. The outcome is then [`Status::Feasible`]
     /// with the best solution and a valid bound, unless the search happened to finish.
     pub improving_solutions: Option<u64>,
@@ -152,6 +153,12 @@ pub trait MilpBackend: Send + Sync {
     /// The warm-start capability, when the back-end has it.
     fn warm_start(&self) -> Option<&dyn WarmStart> {
         None
+    }
+
+    /// Whether the back-end honours [`Limits::improving_solutions`]; one that does not
+    /// refuses a solve that sets it.
+    fn stops_at_improving_solutions(&self) -> bool {
+        true
     }
 }
 
