@@ -9,8 +9,8 @@
 //!    cluster cuts (heuristics, then the exact sub-IP), add them, repeat until no cut
 //!    is violated.
 //! 2. MIP rounds: solve the program as a MILP, warm-started from the best DAG when the
-//!    back-end can take a start, and stopped at its first improving solutions
-//!    ([`SolutionBudget`]): the solver would otherwise go on to prove a cyclic solution
+//!    back-end can take a start, and, on back-ends that can (HiGHS, SCIP; not CBC),
+//!    stopped at its first improving solutions ([`SolutionBudget`]): the solver would otherwise go on to prove a cyclic solution
 //!    optimal for the program, a search whose only yield is that solution's cuts. An
 //!    acyclic solution proven optimal for the program is optimal for the problem (the
 //!    program is a relaxation); one found before the proof becomes the incumbent. A

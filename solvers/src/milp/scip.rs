@@ -193,11 +193,16 @@ fn map_status(model: &MilpModel, status: russcip::Status, has_incumbent: bool) -
     }
 }
 
-fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) -> MilpOutcome {
-    if solved.status() == russcip::Status::UserInterrupt {
-        // SCIP caught Ctrl+C itself.
+/// Passes on to [`crate::interrupt`] a Ctrl+C that SCIP caught itself (it stops with
+/// status "user interrupt" and tells no one else).
+pub(crate) fn record_user_interrupt(status: russcip::Status) {
+    if status == russcip::Status::UserInterrupt {
         crate::interrupt::record();
     }
+}
+
+fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) -> MilpOutcome {
+    record_user_interrupt(solved.status());
     let best = solved.best_sol();
     let status = map_status(model, solved.status(), best.is_some());
     let objective = best.as_ref().map(|sol| sol.obj_val());

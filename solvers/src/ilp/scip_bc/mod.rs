@@ -443,10 +443,7 @@ fn read_outcome(
         (Some(b), Some((_, s))) => Some(b.max(*s)),
         (b, _) => b,
     };
-    if solved.status() == russcip::Status::UserInterrupt {
-        // SCIP caught Ctrl+C itself.
-        crate::interrupt::record();
-    }
+    crate::milp::scip::record_user_interrupt(solved.status());
     let scip_optimal = !gap_parameter && solved.status() == russcip::Status::Optimal;
     let bound = proven_bound(
         scip_optimal,
