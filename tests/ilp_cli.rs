@@ -252,6 +252,38 @@ fn ctrl_c_reports_the_best_dag_so_far() {
     assert!(log.contains("interrupted (Ctrl+C)"), "{log}");
 }
 
+/// CBC drops a Ctrl+C that comes outside its tree search (here: its search on the
+/// ordering program, which ran on to its 120 s time limit before the fix); the back-end
+/// sees it anyway, leaves the solve running after a short grace and the run reports the
+/// best DAG it has, the ASOBS start.
+#[test]
+fn ctrl_c_stops_cbc_where_cbc_itself_would_not() {
+    let file = scores("alarm_1000.BDeu1.palim3.jkl");
+    let args = ilp_args(
+        &file,
+        &[
+            "--backend",
+            "cbc",
+            "--formulation",
+            "ordering",
+            "--warm-start",
+            "asobs:0.5",
+            "--threads",
+            "1",
+            "--time-limit",
+            "120",
+            "--json",
+        ],
+    );
+    let (out, after) = common::bnsl_interrupted_after(&args, std::time::Duration::from_secs(2));
+    assert!(out.status.success(), "{out:?}");
+    assert!(after < 10.0, "took {after:.1} s to stop");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(r["interrupted"], true, "{r}");
+    assert_eq!(r["status"], "feasible", "{r}");
+    assert!(r["score"].as_f64().unwrap() >= r["warm_start_score"].as_f64().unwrap() - 1e-9);
+}
+
 #[test]
 fn bad_ilp_options_are_clear_errors() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");

@@ -60,12 +60,11 @@ fn ctrl_c_stops_the_mip_rounds_of(backend: &str) {
     assert!(bound > score, "{r}");
 }
 
-/// Ignored: CBC's rounds run unbudgeted again (its `maxSolutions` crashed at time
-/// limits), and with the first round a long branch and bound the Ctrl+C took 391.7 s to
-/// take effect in one CI run (4.6 s with budgeted rounds). CBC's own handler only stops
-/// its tree search; a signal that lands before it (root processing) seems to be lost.
+/// Ignored for its length: CBC's first MIP round on this file is a branch and bound of
+/// about 10 minutes (the test took 691.7 s, and stopped 0.0 s after the signal). The
+/// case where CBC drops the signal is `ilp_cli::ctrl_c_stops_cbc_where_cbc_itself_would_not`.
 #[test]
-#[ignore = "CBC may take minutes to see a Ctrl+C; see the doc comment"]
+#[ignore = "about 12 minutes; see the doc comment"]
 fn ctrl_c_stops_cbc_in_its_mip_rounds() {
     ctrl_c_stops_the_mip_rounds_of("cbc");
 }

@@ -390,6 +390,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         println!("{}", report.summary());
     }
+    // A CBC solve that did not stop at Ctrl+C is still running: end now that the
+    // report is out.
+    interrupt::exit_if_a_solve_was_abandoned(0);
     if report.status == Status::Infeasible {
         anyhow::bail!("no DAG can be built from these candidate parent sets (infeasible)");
     }

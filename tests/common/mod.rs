@@ -200,14 +200,8 @@ pub fn bnsl_interrupted(
     args: &[&str],
     ready: impl Fn(&str) -> bool,
 ) -> (std::process::Output, f64) {
-    use std::io::{BufRead, BufReader, Read};
-    use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bnsl"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bnsl");
+    use std::io::{BufRead, BufReader};
+    let mut child = spawn_piped(args);
     let mut err = BufReader::new(child.stderr.take().expect("piped stderr"));
     let mut stderr = String::new();
     let mut line = String::new();
@@ -220,8 +214,40 @@ pub fn bnsl_interrupted(
             break;
         }
     }
+    interrupt_and_wait(child, err, stderr)
+}
+
+/// Runs `bnsl` with `args`, sends it SIGINT (Ctrl+C) after `delay`, and returns its
+/// output and the seconds from the signal to its exit.
+pub fn bnsl_interrupted_after(
+    args: &[&str],
+    delay: std::time::Duration,
+) -> (std::process::Output, f64) {
+    let mut child = spawn_piped(args);
+    let err = child.stderr.take().expect("piped stderr");
+    std::thread::sleep(delay);
+    interrupt_and_wait(child, err, String::new())
+}
+
+fn spawn_piped(args: &[&str]) -> std::process::Child {
+    use std::process::{Command, Stdio};
+    Command::new(env!("CARGO_BIN_EXE_bnsl"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run bnsl")
+}
+
+/// Sends SIGINT to `child`, reads the rest of its stderr from `err` after what was
+/// already read (`stderr`), and waits for it.
+fn interrupt_and_wait(
+    child: std::process::Child,
+    mut err: impl std::io::Read,
+    mut stderr: String,
+) -> (std::process::Output, f64) {
     let signalled = std::time::Instant::now();
-    let kill = Command::new("kill")
+    let kill = std::process::Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .expect("run kill");

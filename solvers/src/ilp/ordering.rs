@@ -23,12 +23,15 @@ pub fn solve_ordering(
         (Some(warm), Some(start)) => warm.solve_from(&model, &options.limits, &start)?,
         _ => backend.solve(&model, &options.limits)?,
     };
-    let incumbent = outcome.values.as_ref().and_then(|values| {
-        let dag = ilp.graph_of(&values[..ilp.num_columns()]);
-        let score = dag.check(ilp.table()).ok()?;
-        Some((dag, score))
-    });
     let infeasible = outcome.status == Status::Infeasible;
+    // A solve stopped before it found anything (a CBC solve left running after
+    // Ctrl+C) still has the start to report.
+    let incumbent = outcome
+        .values
+        .as_ref()
+        .and_then(|values| scored(ilp, ilp.graph_of(&values[..ilp.num_columns()])))
+        .or_else(|| options.start.clone().and_then(|dag| scored(ilp, dag)))
+        .filter(|_| !infeasible);
     let bound = proven_bound(
         outcome.status == Status::Optimal,
         &options.limits,
@@ -55,6 +58,12 @@ pub fn solve_ordering(
         rounds: None,
         time_s: began.elapsed().as_secs_f64(),
     })
+}
+
+/// `dag` with its score, if it is a DAG of the table's candidates.
+fn scored(ilp: &FamilyIlp<'_>, dag: Dag) -> Option<(Dag, f64)> {
+    let score = dag.check(ilp.table()).ok()?;
+    Some((dag, score))
 }
 
 /// Column values of the ordering program for `dag`: its families, and order values that

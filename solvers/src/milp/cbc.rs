@@ -4,7 +4,9 @@
 //! The safe `coin_cbc` wrapper hides the node count and whether an incumbent exists, both
 //! of which an honest report needs, so this module drives the C interface directly.
 //! libCbc is not thread-safe: all calls go through one process-wide lock, so CBC
-//! solves in one process run one at a time. CBC has no lazy-constraint callback
+//! solves in one process run one at a time. Each solve runs on a thread of its own while
+//! the caller watches for Ctrl+C, which CBC can miss (see [`crate::interrupt`]). CBC
+//! has no lazy-constraint callback
 //! reachable from Rust (SPEC §5); formulations with cuts run a cut loop around it.
 //! CBC does not report an unbounded MILP as such: when its LP relaxation is unbounded
 //! the outcome is [`Status::Unknown`] (or [`Status::Feasible`] with an incumbent) and
@@ -19,8 +21,10 @@ use bnsl_formulations::milp::{MilpModel, Sense};
 use coin_cbc_sys as ffi;
 use std::ffi::CString;
 use std::os::raw::c_int;
+use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::thread;
+use std::time::{Duration, Instant};
 
 const NAME: &str = "cbc";
 
@@ -100,28 +104,104 @@ fn run(
         return Ok(outcome);
     }
     let begin = Instant::now();
-    let arrays = Arrays::new(model)?;
-    let _guard = CBC_LOCK
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    let cbc = Cbc::load(&arrays);
-    cbc.configure(limits)?;
-    if let Some(values) = start {
-        cbc.set_mip_start(values)?;
-    }
-    {
-        // CBC's solver installs a SIGINT handler that stops its search, and leaves it
-        // installed: put back the one in place before.
-        let _sigint = interrupt::HandlerGuard::save();
-        // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
-        unsafe { ffi::Cbc_solve(cbc.0) };
-    }
-    if cbc.stopped_by_user() {
-        interrupt::record();
-    }
-    let mut outcome = cbc.read_outcome(model);
+    let job = Job {
+        arrays: Arrays::new(model)?,
+        model: model.clone(),
+        limits: limits.clone(),
+        start: start.map(<[f64]>::to_vec),
+    };
+    let mut outcome = solve_on_a_thread_of_its_own(job)?;
     outcome.time_s = begin.elapsed().as_secs_f64();
     Ok(outcome)
+}
+
+/// How often the waiting thread looks for a Ctrl+C while CBC solves.
+const POLL_INTERVAL: Duration = Duration::from_millis(50);
+
+/// How long CBC is given to stop by itself after a Ctrl+C before its solve is left
+/// running: it stops within a node in its tree search, but drops the signal in its
+/// preprocessing and root cut loop, which can take minutes.
+const STOP_GRACE: Duration = Duration::from_secs(2);
+
+/// Stack of CBC's thread: as much as a main thread has, with room to spare.
+const STACK_BYTES: usize = 32 << 20;
+
+/// Runs `job` on a thread of its own and waits for it, watching for Ctrl+C meanwhile
+/// (see [`interrupt`]). When CBC does not stop within [`STOP_GRACE`] of a Ctrl+C, its
+/// solve is left running and reported as stopped with nothing found: the caller keeps
+/// what earlier solves gave it.
+fn solve_on_a_thread_of_its_own(job: Job) -> Result<MilpOutcome, SolverError> {
+    let (sender, receiver) = mpsc::channel();
+    thread::Builder::new()
+        .name("cbc".into())
+        .stack_size(STACK_BYTES)
+        .spawn(move || {
+            let _ = sender.send(job.solve());
+        })
+        .map_err(|e| error(format!("cannot start a thread for CBC: {e}")))?;
+    let mut interrupted_at: Option<Instant> = None;
+    loop {
+        match receiver.recv_timeout(POLL_INTERVAL) {
+            Ok(result) => return result,
+            Err(RecvTimeoutError::Disconnected) => {
+                return Err(error("CBC's thread ended without an answer".into()))
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        interrupt::reclaim_sigint();
+        if interrupt::requested() {
+            let since = *interrupted_at.get_or_insert_with(Instant::now);
+            if since.elapsed() >= STOP_GRACE {
+                interrupt::abandon_solve();
+                return Ok(abandoned_outcome());
+            }
+        }
+    }
+}
+
+/// The outcome of a solve left running after a Ctrl+C: nothing known.
+fn abandoned_outcome() -> MilpOutcome {
+    MilpOutcome {
+        status: Status::Unknown,
+        objective: None,
+        bound: None,
+        values: None,
+        nodes: None,
+        lp_iterations: None,
+        time_s: 0.0,
+    }
+}
+
+/// One solve, with everything it needs owned, so that it can run on its own thread.
+struct Job {
+    arrays: Arrays,
+    model: MilpModel,
+    limits: Limits,
+    start: Option<Vec<f64>>,
+}
+
+impl Job {
+    fn solve(self) -> Result<MilpOutcome, SolverError> {
+        let _guard = CBC_LOCK
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cbc = Cbc::load(&self.arrays);
+        cbc.configure(&self.limits)?;
+        if let Some(values) = &self.start {
+            cbc.set_mip_start(values)?;
+        }
+        {
+            // CBC's solver installs a SIGINT handler that stops its search, and leaves
+            // it installed: put back the one in place before.
+            let _sigint = interrupt::HandlerGuard::save();
+            // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
+            unsafe { ffi::Cbc_solve(cbc.0) };
+        }
+        if cbc.stopped_by_user() {
+            interrupt::record();
+        }
+        Ok(cbc.read_outcome(&self.model))
+    }
 }
 
 fn error(message: String) -> SolverError {
@@ -194,7 +274,7 @@ impl Arrays {
     }
 }
 
-/// An owned CBC model; only used while [`CBC_LOCK`] is held.
+/// An owned CBC model; only used while [`CBC_LOCK`] is held, on the thread that made it.
 struct Cbc(*mut ffi::Cbc_Model);
 
 impl Drop for Cbc {
