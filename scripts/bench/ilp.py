@@ -23,6 +23,8 @@ Environment:
                 seconds (--warm-start asobs --restarts N): the same start DAG on every run
   WARM_LOCAL_SEARCH swap|insertion: the warm start's local search (--local-search)
   EXTRA         extra arguments for every run (split on spaces)
+  LOG_DIR       a folder: each run gets --log-progress and its stderr is saved there as
+                INSTANCE.BACKEND.FORMULATION[.warm].log, to read a slow row round by round
 """
 import csv
 import glob
@@ -72,8 +74,16 @@ def run(bin_, path, backend, formulation, limit, warm):
     if warm:
         args += warm["args"]
     args += os.environ.get("EXTRA", "").split()
+    log_dir = os.environ.get("LOG_DIR")
+    if log_dir:
+        args.append("--log-progress")
     timed = ["/usr/bin/time", "-f", "%e %M"] + args
     out = subprocess.run(timed, capture_output=True, text=True, timeout=limit * 3 + 120)
+    if log_dir:
+        os.makedirs(log_dir, exist_ok=True)
+        name = f"{short(path)}.{backend}.{formulation}{'.warm' if warm else ''}.log"
+        with open(os.path.join(log_dir, name), "w") as log:
+            log.write(out.stderr)
     wall, peak_kb = out.stderr.strip().splitlines()[-1].split()
     measured = {"wall_s": float(wall), "peak_mb": int(peak_kb) / 1024}
     if out.returncode not in (0, 1) or not out.stdout.strip():
