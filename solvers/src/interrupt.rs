@@ -8,8 +8,9 @@
 //! report such a stop through [`record`]. HiGHS ignores signals; its back-end polls
 //! [`requested`] from HiGHS's MIP-interrupt callback.
 //!
-//! CBC needs more care: its handler is left installed after the solve, and it drops a
-//! signal that comes before its tree search (preprocessing, the root's cuts). Its
+//! CBC needs more care: its handler is left installed after the solve, and it often
+//! drops the signal (one that came in its root processing, and on one program every
+//! one; see `milp::cbc`). Its
 //! back-end wraps each solve in a [`HandlerGuard`] and, while the solve runs, calls
 //! [`reclaim_sigint`]: this module's handler goes back in front, records the request
 //! and passes the signal on to CBC's. A solve that still does not stop is left
