@@ -32,7 +32,9 @@ pub struct Args {
     #[arg(short, long)]
     pub output: PathBuf,
     /// Add the cluster cuts found by bnsl's cutting-plane rounds on the LP relaxation
-    /// (the root of its search) to the family program.
+    /// (the root of its search) to the program: to the family program (which they close
+    /// on small problems), or to the ordering program, a complete program that then
+    /// has the cluster cuts' LP bound.
     #[arg(long)]
     pub root_cuts: bool,
     /// Back-end that solves the LPs of --root-cuts [default: the first compiled in].
@@ -85,9 +87,6 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.negate_objective && format != ModelFormat::Mps {
         bail!("--negate-objective applies to MPS output only");
     }
-    if args.root_cuts && args.formulation != Formulation::Family {
-        bail!("--root-cuts applies to --formulation family (the ordering program needs no cuts)");
-    }
     let file = read_scores(&args.input)?;
     let cons = structural_constraints(args.constraints.as_deref(), args.max_parents, &file.table)?;
     let restricted = cons
@@ -111,32 +110,58 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 /// The program to write, with a note on the root rounds when they ran.
 fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)> {
-    match args.formulation {
-        Formulation::Ordering => Ok((ordering_model(ilp), String::new())),
-        Formulation::Family if !args.root_cuts => Ok((ilp.model(), String::new())),
-        Formulation::Family => {
-            let backend = pick_backend(args.backend.as_deref())?;
-            let options = IlpOptions {
-                limits: Limits {
-                    time_limit: args.time_limit,
-                    ..Limits::default()
-                },
-                ..IlpOptions::default()
-            };
-            let root = root_cuts(backend.as_ref(), ilp, &options)
-                .with_context(|| format!("root cutting-plane rounds on {}", backend.name()))?;
-            let bound = root
-                .bound
-                .map_or_else(|| "none".to_string(), |b| format!("{b:.6}"));
-            let note = format!(
-                " ({} cluster cuts from {} LP rounds on {}, LP bound {bound})",
-                root.cuts,
-                root.rounds,
-                backend.name()
-            );
-            Ok((root.model, note))
-        }
+    if !args.root_cuts {
+        let program = match args.formulation {
+            Formulation::Family => ilp.model(),
+            Formulation::Ordering => ordering_model(ilp),
+        };
+        return Ok((program, String::new()));
     }
+    let backend = pick_backend(args.backend.as_deref())?;
+    let options = IlpOptions {
+        limits: Limits {
+            time_limit: args.time_limit,
+            ..Limits::default()
+        },
+        ..IlpOptions::default()
+    };
+    let root = root_cuts(backend.as_ref(), ilp, &options)
+        .with_context(|| format!("root cutting-plane rounds on {}", backend.name()))?;
+    let bound = root
+        .bound
+        .map_or_else(|| "none".to_string(), |b| format!("{b:.6}"));
+    let note = format!(
+        " ({} cluster cuts from {} LP rounds on {}, LP bound {bound})",
+        root.cuts,
+        root.rounds,
+        backend.name()
+    );
+    let program = match args.formulation {
+        Formulation::Family => root.model,
+        Formulation::Ordering => {
+            with_rows_of(ordering_model(ilp), &root.model, ilp.model().num_rows())?
+        }
+    };
+    Ok((program, note))
+}
+
+/// `program` with the rows of `cut` from `first` on (the cluster cuts the root rounds
+/// appended to the family program). Both programs start with the family columns in the
+/// same order, so the rows carry over unchanged.
+fn with_rows_of(
+    mut program: MilpModel,
+    cut: &MilpModel,
+    first: usize,
+) -> anyhow::Result<MilpModel> {
+    for row in &cut.rows()[first..] {
+        program.add_row(
+            row.name.clone(),
+            row.coefficients.iter().copied(),
+            row.lower,
+            row.upper,
+        )?;
+    }
+    Ok(program)
 }
 
 fn write_model(
