@@ -370,7 +370,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     let report = learn(&table, &options)?;
     if interrupt::requested() {
-        eprintln!("interrupted (Ctrl+C): the best DAG found so far follows");
+        match report.dag {
+            Some(_) => eprintln!("interrupted (Ctrl+C): the best DAG found so far follows"),
+            None => eprintln!("interrupted (Ctrl+C) before any DAG was found"),
+        }
     }
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {
         let format = args.format.unwrap_or_else(|| DagFormat::from_path(path));
