@@ -6,8 +6,8 @@
 //! libCbc is not thread-safe: all calls go through one process-wide lock, so CBC
 //! solves in one process run one at a time. Each solve runs on a thread of its own while
 //! the caller watches for Ctrl+C, which CBC can miss (see [`crate::interrupt`]). CBC
-//! has no lazy-constraint callback
-//! reachable from Rust (SPEC §5); formulations with cuts run a cut loop around it.
+//! has no lazy-constraint callback reachable from Rust (SPEC §5); formulations with cuts
+//! run a cut loop around it.
 //! CBC does not report an unbounded MILP as such: when its LP relaxation is unbounded
 //! the outcome is [`Status::Unknown`] (or [`Status::Feasible`] with an incumbent) and
 //! carries no bound.
