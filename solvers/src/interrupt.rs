@@ -128,8 +128,8 @@ pub fn catch_ctrl_c() {
     if INSTALLED.swap(true, Ordering::SeqCst) {
         return;
     }
-    // SAFETY: the handler only touches an atomic and calls `_exit`, both
-    // async-signal-safe.
+    // SAFETY: the handler only touches atomics and calls `_exit` (async-signal-safe) or
+    // the handler a solver installed for this signal.
     unsafe { libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t) };
 }
 
