@@ -58,6 +58,11 @@ extern "C" fn on_sigint(signal: libc::c_int) {
     }
 }
 
+/// [`on_sigint`] as the C library takes a handler.
+fn our_handler() -> libc::sighandler_t {
+    on_sigint as *const () as libc::sighandler_t
+}
+
 fn lock_disposition() -> std::sync::MutexGuard<'static, ()> {
     DISPOSITION
         .lock()
@@ -85,7 +90,7 @@ pub fn reclaim_sigint() {
         return;
     }
     let current = current_disposition();
-    let ours = on_sigint as *const () as libc::sighandler_t;
+    let ours = our_handler();
     if current.sa_sigaction == ours {
         return;
     }
@@ -130,7 +135,7 @@ pub fn catch_ctrl_c() {
     }
     // SAFETY: the handler only touches atomics and calls `_exit` (async-signal-safe) or
     // the handler a solver installed for this signal.
-    unsafe { libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t) };
+    unsafe { libc::signal(libc::SIGINT, our_handler()) };
 }
 
 /// Saves the SIGINT disposition when made and restores it when dropped: around a

@@ -9,7 +9,7 @@ use bnsl_formulations::milp::lp_format::write_lp;
 use bnsl_formulations::milp::mps_format::{write_mps_with, MaxObjective};
 use bnsl_formulations::ordering::ordering_model;
 use bnsl_formulations::{FamilyIlp, MilpModel};
-use bnsl_solvers::ilp::cut_loop::root_cuts;
+use bnsl_solvers::ilp::cut_loop::{root_cuts, RootCuts};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::milp::Limits;
 use std::io::Write;
@@ -138,22 +138,17 @@ fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)
     );
     let program = match args.formulation {
         Formulation::Family => root.model,
-        Formulation::Ordering => {
-            with_rows_of(ordering_model(ilp), &root.model, ilp.model().num_rows())?
-        }
+        Formulation::Ordering => with_cuts_of(ordering_model(ilp), &root)?,
     };
     Ok((program, note))
 }
 
-/// `program` with the rows of `cut` from `first` on (the cluster cuts the root rounds
-/// appended to the family program). Both programs start with the family columns in the
-/// same order, so the rows carry over unchanged.
-fn with_rows_of(
-    mut program: MilpModel,
-    cut: &MilpModel,
-    first: usize,
-) -> anyhow::Result<MilpModel> {
-    for row in &cut.rows()[first..] {
+/// `program` with the cluster cuts of `root`: the last `root.cuts` rows of its family
+/// program. Both programs start with the family columns in the same order, so the rows
+/// carry over unchanged.
+fn with_cuts_of(mut program: MilpModel, root: &RootCuts) -> anyhow::Result<MilpModel> {
+    let rows = root.model.rows();
+    for row in &rows[rows.len() - root.cuts as usize..] {
         program.add_row(
             row.name.clone(),
             row.coefficients.iter().copied(),

@@ -105,7 +105,6 @@ fn run(
     }
     let begin = Instant::now();
     let job = Job {
-        arrays: Arrays::new(model)?,
         model: model.clone(),
         limits: limits.clone(),
         start: start.map(<[f64]>::to_vec),
@@ -176,7 +175,6 @@ fn abandoned_outcome() -> MilpOutcome {
 
 /// One solve, with everything it needs owned, so that it can run on its own thread.
 struct Job {
-    arrays: Arrays,
     model: MilpModel,
     limits: Limits,
     start: Option<Vec<f64>>,
@@ -184,10 +182,11 @@ struct Job {
 
 impl Job {
     fn solve(self) -> Result<MilpOutcome, SolverError> {
+        let arrays = Arrays::new(&self.model)?;
         let _guard = CBC_LOCK
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        let cbc = Cbc::load(&self.arrays);
+        let cbc = Cbc::load(&arrays);
         cbc.configure(&self.limits)?;
         if let Some(values) = &self.start {
             cbc.set_mip_start(values)?;
