@@ -5,24 +5,29 @@
 //! of which an honest report needs, so this module drives the C interface directly.
 //! libCbc is not thread-safe: all calls go through one process-wide lock, so CBC
 //! solves in one process run one at a time. Each solve runs on a thread of its own while
-//! the caller watches for Ctrl+C, which CBC can miss (see [`crate::interrupt`]). CBC
-//! has no lazy-constraint callback reachable from Rust (SPEC §5); formulations with cuts
-//! run a cut loop around it.
+//! the caller watches for Ctrl+C, which CBC can miss (see [`crate::interrupt`]).
+//!
+//! CBC 2.10's C interface has a cut-generator callback (`Cbc_addCutCallback`, not bound
+//! by the Rust crates), which [`NodeCuts`] exposes. It is not a lazy-constraint callback:
+//! CBC takes an integral node LP, or a heuristic's solution, without calling it. So
+//! formulations with cuts still run a cut loop around CBC, which checks each solution.
 //! CBC does not report an unbounded MILP as such: when its LP relaxation is unbounded
 //! the outcome is [`Status::Unknown`] (or [`Status::Feasible`] with an incumbent) and
 //! carries no bound.
 
 use super::{
-    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
-    WarmStart,
+    check_start, finite, trivial_outcome, CutSeparator, Limits, MilpBackend, MilpOutcome, NodeCuts,
+    SolverError, Status, WarmStart,
 };
 use crate::interrupt;
 use bnsl_formulations::milp::{MilpModel, Sense};
 use coin_cbc_sys as ffi;
 use std::ffi::CString;
-use std::os::raw::c_int;
+use std::os::raw::{c_char, c_int, c_void};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -42,7 +47,30 @@ extern "C" {
         col_idxs: *const c_int,
         col_values: *const f64,
     );
+    // Also not bound there: a cut generator that calls `callback(osi, cuts, app_data)`
+    // at every node (CBC 2.10's `CglCallback`, added with `howOften` 1).
+    fn Cbc_addCutCallback(
+        model: *mut ffi::Cbc_Model,
+        callback: CutCallback,
+        name: *const c_char,
+        app_data: *mut c_void,
+    );
+    // The node LP in a cut callback: its column count and solution.
+    fn Osi_getNumCols(osi: *mut c_void) -> c_int;
+    fn Osi_getColSolution(osi: *mut c_void) -> *const f64;
+    // Adds the row `Σ coef[k] x[idx[k]] (sense) rhs` to a callback's cut set.
+    fn OsiCuts_addRowCut(
+        cuts: *mut c_void,
+        nz: c_int,
+        idx: *const c_int,
+        coef: *const f64,
+        sense: c_char,
+        rhs: f64,
+    );
 }
+
+/// CBC's `cbc_cut_callback`.
+type CutCallback = unsafe extern "C" fn(osi: *mut c_void, cuts: *mut c_void, app_data: *mut c_void);
 
 /// Solves models with CBC. Honours every [`Limits`] field; the time limit is wall-clock
 /// (CBC's `timeMode elapsed`), the gap is CBC's `ratioGap`, 0 when no gap is given.
@@ -55,23 +83,30 @@ impl MilpBackend for CbcBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run(model, limits, None)
+        run(model, limits, None, None)
     }
 
     fn warm_start(&self) -> Option<&dyn WarmStart> {
         Some(self)
     }
 
-    /// No: CBC 2.10 has `maxSolutions`, but with it a run that then reaches its time
-    /// limit crashed (SIGSEGV in `CglPreProcess::postProcess`) on alarm_10000's cut
-    /// loop, every time, where the same run without it stops cleanly.
+    /// No, except in [`NodeCuts`] solves: CBC 2.10 has `maxSolutions`, but with it a
+    /// run that then reaches its time limit crashed (SIGSEGV in
+    /// `CglPreProcess::postProcess`) on alarm_10000's cut loop, every time, where the
+    /// same run without it stops cleanly. A node-cut solve has CBC's preprocessing off,
+    /// and there the limit works: alarm_10000's cut loop with it reached its 200 s
+    /// limit inside a MIP round and stopped cleanly.
     fn stops_at_improving_solutions(&self) -> bool {
         false
+    }
+
+    fn node_cuts(&self) -> Option<&dyn NodeCuts> {
+        Some(self)
     }
 }
 
 const IMPROVING_SOLUTIONS_REFUSED: &str =
-    "CBC does not take an improving-solution limit (see CbcBackend::stops_at_improving_solutions)";
+    "CBC takes an improving-solution limit only with node cuts (see CbcBackend::stops_at_improving_solutions)";
 
 /// CBC takes the start as a MIP start (`Cbc_setMIPStartI`): it fixes the integer
 /// columns at the start's values, solves the LP for the rest and, when that is
@@ -84,7 +119,26 @@ impl WarmStart for CbcBackend {
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
         check_start(NAME, model, start)?;
-        run(model, limits, Some(start))
+        run(model, limits, Some(start), None)
+    }
+}
+
+/// CBC calls the separator through its cut-generator callback (`Cbc_addCutCallback`)
+/// at every node, with CBC's preprocessing off so that the node LP keeps the model's
+/// columns. CBC's heuristics do not consult the callback, so a solution they find can
+/// violate the separator's rows (see [`NodeCuts`]).
+impl NodeCuts for CbcBackend {
+    fn solve_with_cuts(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: Option<&[f64]>,
+        separator: Arc<dyn CutSeparator>,
+    ) -> Result<MilpOutcome, SolverError> {
+        if let Some(start) = start {
+            check_start(NAME, model, start)?;
+        }
+        run(model, limits, start, Some(separator))
     }
 }
 
@@ -98,6 +152,7 @@ fn run(
     model: &MilpModel,
     limits: &Limits,
     start: Option<&[f64]>,
+    separator: Option<Arc<dyn CutSeparator>>,
 ) -> Result<MilpOutcome, SolverError> {
     limits.validate()?;
     if let Some(outcome) = trivial_outcome(model) {
@@ -108,6 +163,7 @@ fn run(
         model: model.clone(),
         limits: limits.clone(),
         start: start.map(<[f64]>::to_vec),
+        separator,
     };
     let mut outcome = solve_on_a_thread_of_its_own(job)?;
     outcome.time_s = begin.elapsed().as_secs_f64();
@@ -178,18 +234,30 @@ struct Job {
     model: MilpModel,
     limits: Limits,
     start: Option<Vec<f64>>,
+    separator: Option<Arc<dyn CutSeparator>>,
 }
 
 impl Job {
     fn solve(self) -> Result<MilpOutcome, SolverError> {
         let arrays = Arrays::new(&self.model)?;
+        let node_cuts = self.separator.map(|separator| {
+            Box::new(NodeSeparation {
+                separator,
+                columns: self.model.num_vars(),
+                calls: AtomicU64::new(0),
+                rows: AtomicU64::new(0),
+            })
+        });
         let _guard = CBC_LOCK
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let cbc = Cbc::load(&arrays);
-        cbc.configure(&self.limits)?;
+        cbc.configure(&self.limits, node_cuts.is_some())?;
         if let Some(values) = &self.start {
             cbc.set_mip_start(values)?;
+        }
+        if let Some(node_cuts) = &node_cuts {
+            cbc.add_cut_callback(node_cuts)?;
         }
         {
             // CBC's solver installs a SIGINT handler that stops its search, and leaves
@@ -201,8 +269,82 @@ impl Job {
         if cbc.stopped_by_user() {
             interrupt::record();
         }
+        if let (Some(node_cuts), true) = (&node_cuts, self.limits.verbose) {
+            eprintln!("{}", node_cuts.summary());
+        }
         Ok(cbc.read_outcome(&self.model))
     }
+}
+
+/// What CBC's cut callback needs: the separator, and the model's column count to
+/// recognise a node LP on the model's own columns.
+struct NodeSeparation {
+    separator: Arc<dyn CutSeparator>,
+    columns: usize,
+    /// Calls from CBC so far.
+    calls: AtomicU64,
+    /// Rows handed to CBC so far.
+    rows: AtomicU64,
+}
+
+impl NodeSeparation {
+    /// One line for the solver log: how often CBC called, and the rows it got.
+    fn summary(&self) -> String {
+        format!(
+            "bnsl cut callback: {} calls, {} rows",
+            self.calls.load(Ordering::Relaxed),
+            self.rows.load(Ordering::Relaxed)
+        )
+    }
+
+    /// Separates the node LP `osi` and puts the rows found into `cuts`.
+    ///
+    /// # Safety
+    /// `osi` and `cuts` are the live solver and cut set of a CBC cut callback.
+    unsafe fn generate(&self, osi: *mut c_void, cuts: *mut c_void) {
+        self.calls.fetch_add(1, Ordering::Relaxed);
+        if usize::try_from(Osi_getNumCols(osi)).ok() != Some(self.columns) {
+            return;
+        }
+        let solution = Osi_getColSolution(osi);
+        if solution.is_null() {
+            return;
+        }
+        let values = std::slice::from_raw_parts(solution, self.columns);
+        for row in self.separator.separate(values) {
+            let (columns, coefficients): (Vec<c_int>, Vec<f64>) = row
+                .terms
+                .iter()
+                .filter_map(|&(j, a)| Some((c_int::try_from(j).ok()?, a)))
+                .unzip();
+            if columns.len() != row.terms.len() {
+                continue;
+            }
+            OsiCuts_addRowCut(
+                cuts,
+                columns.len() as c_int,
+                columns.as_ptr(),
+                coefficients.as_ptr(),
+                b'G' as c_char,
+                row.lower,
+            );
+            self.rows.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
+/// The cut callback given to CBC: `app_data` is a [`NodeSeparation`]. A panic in the
+/// separator must not unwind into CBC; the node then gets no cut.
+unsafe extern "C" fn generate_node_cuts(
+    osi: *mut c_void,
+    cuts: *mut c_void,
+    app_data: *mut c_void,
+) {
+    // SAFETY: CBC passes back the `NodeSeparation` registered with the callback, which
+    // outlives the solve, and the live solver and cut set of the node.
+    let _ = catch_unwind(AssertUnwindSafe(|| unsafe {
+        (*(app_data as *const NodeSeparation)).generate(osi, cuts)
+    }));
 }
 
 fn error(message: String) -> SolverError {
@@ -322,6 +464,27 @@ impl Cbc {
         Ok(())
     }
 
+    /// Registers `node_cuts` as a cut generator at every node. CBC's preprocessing goes
+    /// off, so that node LPs keep the model's columns, and so do its primal heuristics,
+    /// which never consult the callback: a solution of theirs that violates the
+    /// separator's rows would become the cutoff and end the search at a wrong answer
+    /// (test `the_separator_cuts_at_the_nodes`: 6 instead of 5 with the heuristics on).
+    fn add_cut_callback(&self, node_cuts: &NodeSeparation) -> Result<(), SolverError> {
+        self.set("preprocess", "off")?;
+        self.set("heuristicsOnOff", "off")?;
+        // SAFETY: live model; CBC copies the name and keeps the pointer, which the
+        // caller keeps alive until the model is deleted.
+        unsafe {
+            Cbc_addCutCallback(
+                self.0,
+                generate_node_cuts,
+                c"bnsl".as_ptr(),
+                node_cuts as *const NodeSeparation as *mut c_void,
+            )
+        };
+        Ok(())
+    }
+
     /// Whether Ctrl+C stopped the search (CBC's secondary status 5, "stopped on
     /// event").
     fn stopped_by_user(&self) -> bool {
@@ -338,7 +501,9 @@ impl Cbc {
         Ok(())
     }
 
-    fn configure(&self, limits: &Limits) -> Result<(), SolverError> {
+    /// Applies `limits`; the improving-solution limit only to a solve with `node_cuts`
+    /// (whose preprocessing is off: see [`CbcBackend::stops_at_improving_solutions`]).
+    fn configure(&self, limits: &Limits, node_cuts: bool) -> Result<(), SolverError> {
         let level = c_int::from(limits.verbose);
         // SAFETY: live model.
         unsafe { ffi::Cbc_setLogLevel(self.0, level) };
@@ -354,8 +519,10 @@ impl Cbc {
         if let Some(threads) = limits.threads {
             self.set("threads", &threads.to_string())?;
         }
-        if limits.improving_solutions.is_some() {
-            return Err(error(IMPROVING_SOLUTIONS_REFUSED.into()));
+        match (limits.improving_solutions, node_cuts) {
+            (None, _) => {}
+            (Some(n), true) => self.set("maxSolutions", &n.to_string())?,
+            (Some(_), false) => return Err(error(IMPROVING_SOLUTIONS_REFUSED.into())),
         }
         Ok(())
     }
@@ -433,6 +600,71 @@ impl Cbc {
 #[cfg(test)]
 mod tests {
     use super::CbcBackend;
+    use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, Status};
+    use bnsl_formulations::milp::{MilpModel, Sense};
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
 
     crate::milp::testkit::backend_tests!(CbcBackend);
+
+    /// Knows one inequality the model lacks, `x + y ≤ 1`, and counts its calls.
+    struct PairCut(AtomicU64);
+
+    impl CutSeparator for PairCut {
+        fn separate(&self, values: &[f64]) -> Vec<CutRow> {
+            self.0.fetch_add(1, Ordering::Relaxed);
+            (values[0] + values[1] > 1.0 + 1e-6)
+                .then(|| CutRow {
+                    terms: vec![(0, -1.0), (1, -1.0)],
+                    lower: -1.0,
+                })
+                .into_iter()
+                .collect()
+        }
+    }
+
+    /// max 3x + 3y + 2z, x + y + z ≤ 2.5, binaries: 6 (x = y = 1) without the cut,
+    /// 5 (x = z = 1) with it. The root LP (x = y = 1, z = ½) is fractional, so CBC
+    /// separates it.
+    #[test]
+    fn the_separator_cuts_at_the_nodes() {
+        let mut m = MilpModel::new(Sense::Maximize);
+        let x = m.add_binary("x", 3.0).unwrap();
+        let y = m.add_binary("y", 3.0).unwrap();
+        let z = m.add_binary("z", 2.0).unwrap();
+        m.add_le("sum", [(x, 1.0), (y, 1.0), (z, 1.0)], 2.5)
+            .unwrap();
+        let separator = Arc::new(PairCut(AtomicU64::new(0)));
+        let nodes = CbcBackend.node_cuts().unwrap();
+        let o = nodes
+            .solve_with_cuts(&m, &Limits::default(), None, separator.clone())
+            .unwrap();
+        assert_eq!(o.status, Status::Optimal, "{o:?}");
+        assert!((o.objective.unwrap() - 5.0).abs() < 1e-9, "{o:?}");
+        assert!((o.bound.unwrap() - 5.0).abs() < 1e-6, "{o:?}");
+        let v = o.values.unwrap();
+        assert_eq!((v[0] + v[1], v[2]), (1.0, 1.0), "{v:?}");
+        assert!(separator.0.load(Ordering::Relaxed) > 0);
+        let plain = CbcBackend.solve(&m, &Limits::default()).unwrap();
+        assert!((plain.objective.unwrap() - 6.0).abs() < 1e-9, "{plain:?}");
+    }
+
+    /// CBC does not call the separator on an integral LP solution: it takes it as a
+    /// solution at once. This is why [`NodeCuts`](crate::milp::NodeCuts) callers check
+    /// what they get (here 8, with x = y = 1, which the separator would cut off).
+    #[test]
+    fn an_integral_lp_escapes_the_separator() {
+        let mut m = MilpModel::new(Sense::Maximize);
+        let x = m.add_binary("x", 3.0).unwrap();
+        let y = m.add_binary("y", 3.0).unwrap();
+        let z = m.add_binary("z", 2.0).unwrap();
+        m.add_le("sum", [(x, 1.0), (y, 1.0), (z, 1.0)], 3.0)
+            .unwrap();
+        let separator = Arc::new(PairCut(AtomicU64::new(0)));
+        let nodes = CbcBackend.node_cuts().unwrap();
+        let o = nodes
+            .solve_with_cuts(&m, &Limits::default(), None, separator.clone())
+            .unwrap();
+        assert!((o.objective.unwrap() - 8.0).abs() < 1e-9, "{o:?}");
+    }
 }

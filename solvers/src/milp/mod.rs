@@ -39,8 +39,9 @@ pub struct Limits {
     /// Print the solver's own log to standard output.
     pub verbose: bool,
     /// Stop once this many improving solutions were found (HiGHS
-    /// `mip_max_improving_sols`, SCIP `limits/bestsol`; not CBC, see
-    /// [`MilpBackend::stops_at_improving_solutions`]); `None`: no such limit. A start
+    /// `mip_max_improving_sols`, SCIP `limits/bestsol`; CBC `maxSolutions` in
+    /// [`NodeCuts`] solves only, see [`MilpBackend::stops_at_improving_solutions`]);
+    /// `None`: no such limit. A start
     /// the solver accepts may count as one. The outcome is then [`Status::Feasible`]
     /// with the best solution and a valid bound, unless the search happened to finish.
     pub improving_solutions: Option<u64>,
@@ -160,6 +161,49 @@ pub trait MilpBackend: Send + Sync {
     fn stops_at_improving_solutions(&self) -> bool {
         true
     }
+
+    /// The node-cut capability, when the back-end has it.
+    fn node_cuts(&self) -> Option<&dyn NodeCuts> {
+        None
+    }
+}
+
+/// A row `Σ coefficient · x(column) ≥ lower` that a [`CutSeparator`] adds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CutRow {
+    /// `(column index, coefficient)` pairs, each column once.
+    pub terms: Vec<(usize, f64)>,
+    /// The right-hand side.
+    pub lower: f64,
+}
+
+/// Finds valid inequalities that an LP solution of the model violates. It is called
+/// from the solver's own threads, so it must be `Send + Sync`, and it must not call the
+/// back-end that called it.
+pub trait CutSeparator: Send + Sync {
+    /// Rows violated by `values` (one value per column of the model), each valid for
+    /// every feasible point of the problem the model relaxes.
+    fn separate(&self, values: &[f64]) -> Vec<CutRow>;
+}
+
+/// Capability: a branch and bound that calls a [`CutSeparator`] on the LP solution of
+/// its nodes and adds the rows it returns (CBC's cut-generator callback).
+///
+/// It is a *user-cut* callback, not a lazy-constraint one: the solver may also accept
+/// an integer solution its heuristics found without asking the separator. So the
+/// outcome's solution may violate rows the separator knows, and the caller must check
+/// it; the bound stays valid for the problem as long as every row is.
+pub trait NodeCuts {
+    /// Solves `model` within `limits` (all of them, [`Limits::improving_solutions`]
+    /// included) from `start` (if any, as [`WarmStart`] takes it), with `separator`
+    /// called at the nodes.
+    fn solve_with_cuts(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: Option<&[f64]>,
+        separator: std::sync::Arc<dyn CutSeparator>,
+    ) -> Result<MilpOutcome, SolverError>;
 }
 
 /// Capability: solve a MILP starting from a known feasible point (a MIP start).

@@ -1,7 +1,7 @@
 //! Small MILPs with known answers that every back-end must solve correctly; each
 //! back-end's tests run all of them.
 
-use super::{Limits, MilpBackend, MilpOutcome, Status};
+use super::{CutRow, CutSeparator, Limits, MilpBackend, MilpOutcome, Status};
 use bnsl_formulations::milp::{MilpModel, Sense};
 use std::time::Instant;
 
@@ -278,6 +278,35 @@ pub fn improving_solution_limit(backend: &dyn MilpBackend) {
     assert_eq!(o.status, Status::Feasible, "{o:?}");
 }
 
+/// A separator that never finds a cut.
+struct NoCuts;
+
+impl CutSeparator for NoCuts {
+    fn separate(&self, _values: &[f64]) -> Vec<CutRow> {
+        Vec::new()
+    }
+}
+
+/// A [`NodeCuts`] solve honours the improving-solution limit, whether or not plain
+/// solves of the back-end do.
+pub fn improving_solution_limit_with_node_cuts(backend: &dyn MilpBackend) {
+    let Some(node_cuts) = backend.node_cuts() else {
+        return;
+    };
+    let m = market_split();
+    let limits = Limits {
+        time_limit: Some(60.0),
+        improving_solutions: Some(1),
+        ..Limits::default()
+    };
+    let start = Instant::now();
+    let o = node_cuts
+        .solve_with_cuts(&m, &limits, None, std::sync::Arc::new(NoCuts))
+        .unwrap();
+    assert_stopped_early(&m, &o, start.elapsed().as_secs_f64(), 20.0);
+    assert_eq!(o.status, Status::Feasible, "{o:?}");
+}
+
 /// Declares one `#[test]` per check above for the given back-end value.
 macro_rules! backend_tests {
     ($backend:expr) => {
@@ -320,6 +349,10 @@ macro_rules! backend_tests {
         #[test]
         fn improving_solution_limit() {
             $crate::milp::testkit::improving_solution_limit(&$backend);
+        }
+        #[test]
+        fn improving_solution_limit_with_node_cuts() {
+            $crate::milp::testkit::improving_solution_limit_with_node_cuts(&$backend);
         }
     };
 }
