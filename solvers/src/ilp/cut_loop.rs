@@ -9,9 +9,13 @@
 //!    cluster cuts (heuristics, then the exact sub-IP), add them, repeat until no cut
 //!    is violated.
 //! 2. MIP rounds: solve the program as a MILP, warm-started from the best DAG when the
-//!    back-end can take a start, and, on back-ends that can (HiGHS, SCIP; not CBC),
-//!    stopped at its first improving solutions ([`SolutionBudget`]): the solver would otherwise go on to prove a cyclic solution
-//!    optimal for the program, a search whose only yield is that solution's cuts. An
+//!    back-end can take a start, and stopped at its first improving solutions
+//!    (`SolutionBudget`; HiGHS, SCIP, and CBC with node cuts): the solver would
+//!    otherwise go on to prove a cyclic solution optimal for the program, a search
+//!    whose only yield is that solution's cuts. On a back-end with a cut callback (CBC,
+//!    [`NodeCuts`](crate::milp::NodeCuts)) each round is a branch and cut: the solver
+//!    separates cluster cuts at its nodes ([`ClusterSeparator`]), and the clusters it
+//!    found join the program of the rounds after. An
 //!    acyclic solution proven optimal for the program is optimal for the problem (the
 //!    program is a relaxation); one found before the proof becomes the incumbent. A
 //!    cyclic one yields cuts (its strongly connected components and cycles) and,
@@ -20,6 +24,7 @@
 //! The bound reported is the best proven bound of any round: every round solves a
 //! relaxation of the problem.
 
+use super::node_cuts::ClusterSeparator;
 use super::separation::{separate, sub_ip_backend};
 use super::sink::round_to_dag;
 use super::{
@@ -31,6 +36,7 @@ use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
 use rustc_hash::FxHashSet;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The cut loop around one MILP back-end.
@@ -66,10 +72,31 @@ impl FamilyIlpSolver for CutLoop<'_> {
             run.offer(start);
         }
         if run.lp_rounds(self.backend, sub_ip.as_deref())? == Phase::Continue {
-            run.mip_rounds(self.backend)?;
+            let node_separator = self
+                .backend
+                .node_cuts()
+                .map(|_| Arc::new(ClusterSeparator::new(ilp.table(), &options.separation)));
+            run.mip_rounds(self.backend, node_separator)?;
         }
         Ok(run.outcome())
     }
+}
+
+/// Phase 2 alone, from the program without any cluster cut (for tests: every cycle
+/// must then be cut in the MIP rounds, at the nodes where the back-end can).
+#[cfg(test)]
+pub(super) fn mip_rounds_only(
+    backend: &dyn MilpBackend,
+    ilp: &FamilyIlp<'_>,
+    options: &IlpOptions,
+) -> Result<IlpOutcome, SolverError> {
+    let mut run = Run::new(ilp, options, &|_| {});
+    add_set_packing_rows(ilp, &mut run.model);
+    let separator = backend
+        .node_cuts()
+        .map(|_| Arc::new(ClusterSeparator::new(ilp.table(), &options.separation)));
+    run.mip_rounds(backend, separator)?;
+    Ok(run.outcome())
 }
 
 /// The family program with the cluster cuts of the root's cutting-plane rounds.
@@ -286,8 +313,16 @@ impl<'a, 't> Run<'a, 't> {
     /// a cyclic one is cut off at once rather than after a search that proves it
     /// optimal for the program, an acyclic one becomes the incumbent (and the next
     /// round's start and cutoff).
-    fn mip_rounds(&mut self, backend: &dyn MilpBackend) -> Result<(), SolverError> {
-        let mut budget = SolutionBudget::for_backend(backend);
+    ///
+    /// With `node_separator` (a back-end with a cut callback), each round is a branch
+    /// and cut: the solver separates cluster cuts at its nodes, and the clusters it
+    /// found join the program for the rounds after.
+    fn mip_rounds(
+        &mut self,
+        backend: &dyn MilpBackend,
+        node_separator: Option<Arc<ClusterSeparator>>,
+    ) -> Result<(), SolverError> {
+        let mut budget = SolutionBudget::for_backend(backend, node_separator.is_some());
         loop {
             if self.must_stop() || self.done() {
                 return Ok(());
@@ -301,9 +336,22 @@ impl<'a, 't> Run<'a, 't> {
                 .as_ref()
                 .and_then(|(dag, _)| self.ilp.values_of(dag));
             let before = self.mark();
-            let outcome = match (backend.warm_start(), start) {
-                (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
-                _ => backend.solve(&self.model, &limits)?,
+            let outcome = match (backend.node_cuts(), &node_separator) {
+                (Some(node_cuts), Some(separator)) => {
+                    let outcome = node_cuts.solve_with_cuts(
+                        &self.model,
+                        &limits,
+                        start.as_deref(),
+                        separator.clone(),
+                    )?;
+                    let found = separator.take_found();
+                    self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
+                    outcome
+                }
+                _ => match (backend.warm_start(), start) {
+                    (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
+                    _ => backend.solve(&self.model, &limits)?,
+                },
             };
             self.account(&outcome);
             if outcome.status == Status::Infeasible {
@@ -333,9 +381,9 @@ impl<'a, 't> Run<'a, 't> {
                 }
                 let support = Support::new(self.ilp, values);
                 let cuts = separate_heuristically(self.ilp, &support, &self.options.separation);
-                let added = self.add_cuts(cuts);
+                self.add_cuts(cuts);
                 self.report();
-                if finished && added == 0 {
+                if finished && self.clusters.len() == before.1 {
                     return Ok(());
                 }
             }
@@ -402,10 +450,10 @@ impl SolutionBudget {
         SolutionBudget(Some(Self::FIRST))
     }
 
-    /// The budget for `backend`: unlimited rounds on one that cannot stop at improving
-    /// solutions (CBC).
-    fn for_backend(backend: &dyn MilpBackend) -> Self {
-        match backend.stops_at_improving_solutions() {
+    /// The budget for `backend`, with its node cuts or without: unlimited rounds on
+    /// one that cannot stop at improving solutions (CBC without node cuts).
+    fn for_backend(backend: &dyn MilpBackend, node_cuts: bool) -> Self {
+        match node_cuts || backend.stops_at_improving_solutions() {
             true => Self::new(),
             false => SolutionBudget(None),
         }

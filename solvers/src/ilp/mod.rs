@@ -5,16 +5,18 @@
 //! - [`scip_bc::ScipBranchAndCut`] (feature `scip`): one SCIP branch and cut with an
 //!   acyclicity constraint handler, a cluster-cut separator and the sink heuristic as
 //!   plugins (GOBNILP's design).
-//! - [`cut_loop::CutLoop`], for any [`MilpBackend`] (HiGHS and CBC, which have no
+//! - [`cut_loop::CutLoop`], for any [`MilpBackend`](crate::milp::MilpBackend) (HiGHS and CBC, which have no
 //!   lazy-constraint callback): cutting-plane rounds on the LP relaxation, then MIP
 //!   solves that add the clusters of any cycle and re-solve, warm-started from the best
-//!   DAG found.
+//!   DAG found; on CBC, each MIP solve separates cluster cuts at its nodes through CBC's
+//!   cut callback ([`node_cuts`]).
 //! - [`ordering::solve_ordering`]: the polynomial-size ordering formulation in one call.
 //!
 //! Every engine reports the same [`IlpOutcome`]: incumbent DAG, proven bound, and the
 //! work done.
 
 pub mod cut_loop;
+pub mod node_cuts;
 pub mod ordering;
 #[cfg(feature = "scip")]
 pub mod scip_bc;

@@ -1,7 +1,7 @@
 //! Every ILP engine on every compiled back-end against the DP oracle, on random score
 //! tables small enough for both.
 
-use super::cut_loop::CutLoop;
+use super::cut_loop::{mip_rounds_only, CutLoop};
 use super::ordering::solve_ordering;
 use super::{FamilyIlpSolver, IlpOptions, IlpOutcome, IlpStatus};
 use crate::dp::{solve_dp, DpOptions};
@@ -72,6 +72,18 @@ proptest! {
             assert_optimal(&cut_loop, &table, optimum, &format!("{name} cut loop, heuristics only"));
             let ordering = solve_ordering(backend.as_ref(), &ilp, &options).unwrap();
             assert_optimal(&ordering, &table, optimum, &format!("{name} ordering"));
+        }
+    }
+
+    /// The MIP rounds alone, with no cluster cut from LP rounds: every cycle is cut in
+    /// them (at CBC's nodes by its cut callback, or from the rounds' solutions).
+    #[test]
+    fn mip_rounds_alone_match_the_dp_oracle(table in table_strategy()) {
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+        let ilp = FamilyIlp::new(&table);
+        for backend in backends() {
+            let outcome = mip_rounds_only(backend.as_ref(), &ilp, &IlpOptions::default()).unwrap();
+            assert_optimal(&outcome, &table, optimum, &format!("{} MIP rounds", backend.name()));
         }
     }
 }
