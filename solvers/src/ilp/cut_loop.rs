@@ -72,11 +72,7 @@ impl FamilyIlpSolver for CutLoop<'_> {
             run.offer(start);
         }
         if run.lp_rounds(self.backend, sub_ip.as_deref())? == Phase::Continue {
-            let node_separator = self
-                .backend
-                .node_cuts()
-                .map(|_| Arc::new(ClusterSeparator::new(ilp.table(), &options.separation)));
-            run.mip_rounds(self.backend, node_separator)?;
+            run.mip_rounds(self.backend, node_separator(self.backend, ilp, options))?;
         }
         Ok(run.outcome())
     }
@@ -92,11 +88,19 @@ pub(super) fn mip_rounds_only(
 ) -> Result<IlpOutcome, SolverError> {
     let mut run = Run::new(ilp, options, &|_| {});
     add_set_packing_rows(ilp, &mut run.model);
-    let separator = backend
-        .node_cuts()
-        .map(|_| Arc::new(ClusterSeparator::new(ilp.table(), &options.separation)));
-    run.mip_rounds(backend, separator)?;
+    run.mip_rounds(backend, node_separator(backend, ilp, options))?;
     Ok(run.outcome())
+}
+
+/// The cluster separator for the nodes of `backend`'s MIP rounds, if it has node cuts.
+fn node_separator(
+    backend: &dyn MilpBackend,
+    ilp: &FamilyIlp<'_>,
+    options: &IlpOptions,
+) -> Option<Arc<ClusterSeparator>> {
+    backend
+        .node_cuts()
+        .map(|_| Arc::new(ClusterSeparator::new(ilp.table(), &options.separation)))
 }
 
 /// The family program with the cluster cuts of the root's cutting-plane rounds.
