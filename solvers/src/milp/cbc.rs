@@ -9,7 +9,8 @@
 //!
 //! CBC 2.10's C interface has a cut-generator callback (`Cbc_addCutCallback`, not bound
 //! by the Rust crates), which [`NodeCuts`] exposes. It is not a lazy-constraint callback:
-//! CBC takes an integral node LP, or a heuristic's solution, without calling it. So
+//! CBC takes an integral node LP (or, were they on, a heuristic's solution) without
+//! calling it. So
 //! formulations with cuts still run a cut loop around CBC, which checks each solution.
 //! CBC does not report an unbounded MILP as such: when its LP relaxation is unbounded
 //! the outcome is [`Status::Unknown`] (or [`Status::Feasible`] with an incumbent) and
@@ -125,8 +126,9 @@ impl WarmStart for CbcBackend {
 
 /// CBC calls the separator through its cut-generator callback (`Cbc_addCutCallback`)
 /// at every node, with CBC's preprocessing off so that the node LP keeps the model's
-/// columns. CBC's heuristics do not consult the callback, so a solution they find can
-/// violate the separator's rows (see [`NodeCuts`]).
+/// columns, and its primal heuristics off (see `Cbc::add_cut_callback`). CBC takes an
+/// integral node LP without calling the separator, so its solution can still violate
+/// the separator's rows (see [`NodeCuts`]).
 impl NodeCuts for CbcBackend {
     fn solve_with_cuts(
         &self,

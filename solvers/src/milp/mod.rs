@@ -189,8 +189,9 @@ pub trait CutSeparator: Send + Sync {
 /// Capability: a branch and bound that calls a [`CutSeparator`] on the LP solution of
 /// its nodes and adds the rows it returns (CBC's cut-generator callback).
 ///
-/// It is a *user-cut* callback, not a lazy-constraint one: the solver may also accept
-/// an integer solution its heuristics found without asking the separator. So the
+/// It is a *user-cut* callback, not a lazy-constraint one: the solver may accept an
+/// integer solution (an integral LP, a start, a heuristic's point) without asking the
+/// separator. So the
 /// outcome's solution may violate rows the separator knows, and the caller must check
 /// it; the bound stays valid for the problem as long as every row is.
 pub trait NodeCuts {
