@@ -609,6 +609,11 @@ mod tests {
 
     crate::milp::testkit::backend_tests!(CbcBackend);
 
+    #[test]
+    fn improving_solution_limit_with_node_cuts() {
+        crate::milp::testkit::improving_solution_limit_with_node_cuts(&CbcBackend);
+    }
+
     /// Knows one inequality the model lacks, `x + y ≤ 1`, and counts its calls.
     struct PairCut(AtomicU64);
 

@@ -287,12 +287,10 @@ impl CutSeparator for NoCuts {
     }
 }
 
-/// A [`NodeCuts`] solve honours the improving-solution limit, whether or not plain
-/// solves of the back-end do.
+/// A [`NodeCuts`](super::NodeCuts) solve honours the improving-solution limit, whether
+/// or not plain solves of the back-end do. For back-ends with node cuts only.
 pub fn improving_solution_limit_with_node_cuts(backend: &dyn MilpBackend) {
-    let Some(node_cuts) = backend.node_cuts() else {
-        return;
-    };
+    let node_cuts = backend.node_cuts().expect("a back-end with node cuts");
     let m = market_split();
     let limits = Limits {
         time_limit: Some(60.0),
@@ -349,10 +347,6 @@ macro_rules! backend_tests {
         #[test]
         fn improving_solution_limit() {
             $crate::milp::testkit::improving_solution_limit(&$backend);
-        }
-        #[test]
-        fn improving_solution_limit_with_node_cuts() {
-            $crate::milp::testkit::improving_solution_limit_with_node_cuts(&$backend);
         }
     };
 }
