@@ -94,6 +94,10 @@ pub fn run_ilp(
     report
         .extra
         .insert("formulation".into(), json!(settings.formulation.as_str()));
+    let node_cuts = node_cuts_setting(engine.as_ref(), settings)?;
+    if let Some(on) = node_cuts {
+        report.extra.insert("node_cuts".into(), json!(on));
+    }
     let mut options = settings.options.clone();
     if let Some(heuristic) = &settings.warm_start {
         warm_start(table, heuristic, &mut options, report)?;
@@ -192,6 +196,28 @@ pub fn pick_backend(name: Option<&str>) -> anyhow::Result<Box<dyn MilpBackend>> 
             anyhow!("no MILP back-end is compiled into this build; build with --features native")
         })
     })
+}
+
+/// Whether the run separates cluster cuts at the back-end's nodes, for the report:
+/// `None` where there is no such choice (back-ends without
+/// [`NodeCuts`](bnsl_solvers::milp::NodeCuts), SCIP's included, and the ordering
+/// formulation). Turning node
+/// cuts off where there is no choice is an error.
+fn node_cuts_setting(
+    backend: &dyn MilpBackend,
+    settings: &IlpSettings,
+) -> anyhow::Result<Option<bool>> {
+    let cut_loop = settings.formulation == Formulation::Family && backend.node_cuts().is_some();
+    match (cut_loop, settings.options.no_node_cuts) {
+        (true, off) => Ok(Some(!off)),
+        (false, false) => Ok(None),
+        (false, true) => bail!(
+            "--no-node-cuts applies to the family formulation on a back-end with node cuts \
+             (cbc); this run uses the {} formulation on {}",
+            settings.formulation.as_str(),
+            backend.name()
+        ),
+    }
 }
 
 /// The engine for the family formulation: SCIP's branch and cut on SCIP, the cut loop on

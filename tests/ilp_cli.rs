@@ -410,3 +410,34 @@ fn a_warm_start_from_a_dag_file_is_read_projected_and_checked() {
         &["cyclic.txt", "cycle"],
     );
 }
+
+#[test]
+fn cbc_node_cuts_can_be_turned_off_and_the_report_says_which() {
+    let file = scores("child_1000.BIC.palim3.jkl");
+    let optimum = dp_optimum(&file);
+    for (extra, on) in [(&[][..], true), (&["--no-node-cuts"][..], false)] {
+        let r = ilp_json(&file, "cbc", extra);
+        assert_eq!(r["status"], "optimal", "{extra:?}: {r}");
+        assert!((r["score"].as_f64().unwrap() - optimum).abs() < 1e-6, "{r}");
+        assert_eq!(r["node_cuts"], on, "{extra:?}: {r}");
+    }
+    // Where there is no choice, the report has no such field, and the flag is refused.
+    assert!(ilp_json(&file, "highs", &[]).get("node_cuts").is_none());
+    for extra in [
+        &["--backend", "highs", "--no-node-cuts"][..],
+        &["--backend", "scip", "--no-node-cuts"][..],
+        &[
+            "--backend",
+            "cbc",
+            "--formulation",
+            "ordering",
+            "--no-node-cuts",
+        ][..],
+    ] {
+        ilp_fails_with(&file, extra, &["--no-node-cuts applies to"]);
+    }
+    fails_with(
+        &["learn", &file, "--method", "dp", "--no-node-cuts"],
+        &["--no-node-cuts needs --method ilp"],
+    );
+}

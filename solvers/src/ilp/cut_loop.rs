@@ -92,7 +92,8 @@ pub(super) fn mip_rounds_only(
     Ok(run.outcome())
 }
 
-/// The cluster separator for the nodes of `backend`'s MIP rounds, if it has node cuts.
+/// The cluster separator for the nodes of `backend`'s MIP rounds, if it has node cuts
+/// and `options` do not turn them off.
 fn node_separator(
     backend: &dyn MilpBackend,
     ilp: &FamilyIlp<'_>,
@@ -100,6 +101,7 @@ fn node_separator(
 ) -> Option<Arc<ClusterSeparator>> {
     backend
         .node_cuts()
+        .filter(|_| !options.no_node_cuts)
         .map(|_| Arc::new(ClusterSeparator::new(ilp.table(), &options.separation)))
 }
 

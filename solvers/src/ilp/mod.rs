@@ -41,6 +41,10 @@ pub struct IlpOptions {
     pub separation: SeparationOptions,
     /// Skip the exact (sub-IP) separation and rely on the heuristics alone.
     pub heuristic_separation_only: bool,
+    /// Solve the cut loop's MIP rounds as plain MILPs, without cluster separation at the
+    /// back-end's nodes ([`NodeCuts`](crate::milp::NodeCuts), CBC's alone). Such rounds
+    /// run to their end on CBC, which stops at improving solutions only with node cuts.
+    pub no_node_cuts: bool,
     /// A DAG to start from (it must be made of candidates of the table).
     pub start: Option<Dag>,
 }

@@ -76,7 +76,8 @@ proptest! {
     }
 
     /// The MIP rounds alone, with no cluster cut from LP rounds: every cycle is cut in
-    /// them (at CBC's nodes by its cut callback, or from the rounds' solutions).
+    /// them (at CBC's nodes by its cut callback, or from the rounds' solutions; on CBC
+    /// both with node cuts and without).
     #[test]
     fn mip_rounds_alone_match_the_dp_oracle(table in table_strategy()) {
         let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
@@ -84,6 +85,11 @@ proptest! {
         for backend in backends() {
             let outcome = mip_rounds_only(backend.as_ref(), &ilp, &IlpOptions::default()).unwrap();
             assert_optimal(&outcome, &table, optimum, &format!("{} MIP rounds", backend.name()));
+            if backend.node_cuts().is_some() {
+                let plain = IlpOptions { no_node_cuts: true, ..IlpOptions::default() };
+                let outcome = mip_rounds_only(backend.as_ref(), &ilp, &plain).unwrap();
+                assert_optimal(&outcome, &table, optimum, &format!("{} plain MIP rounds", backend.name()));
+            }
         }
     }
 }
