@@ -11,6 +11,7 @@ use crate::milp::{CutRow, CutSeparator};
 use bnsl_formulations::family::separation::{separate_heuristically, SeparationOptions, Support};
 use bnsl_formulations::family::ClusterForm;
 use bnsl_formulations::{ClusterCut, FamilyIlp, ScoreTable, VarSet};
+use rustc_hash::FxHashSet;
 use std::sync::Mutex;
 
 /// Separates cluster cuts of the family program of a table with the heuristics
@@ -23,7 +24,16 @@ use std::sync::Mutex;
 pub struct ClusterSeparator {
     table: ScoreTable,
     options: SeparationOptions,
-    found: Mutex<Vec<VarSet>>,
+    found: Mutex<Found>,
+}
+
+/// The distinct clusters separated since the last [`ClusterSeparator::take_found`], in
+/// the order first found (the same cluster is often violated at many nodes: 2,987 rows
+/// for 471 clusters in 300 s of alarm_10000).
+#[derive(Default)]
+struct Found {
+    seen: FxHashSet<VarSet>,
+    in_order: Vec<VarSet>,
 }
 
 impl ClusterSeparator {
@@ -33,13 +43,15 @@ impl ClusterSeparator {
         ClusterSeparator {
             table: table.clone(),
             options: options.clone(),
-            found: Mutex::new(Vec::new()),
+            found: Mutex::new(Found::default()),
         }
     }
 
-    /// The clusters whose cuts went to the solver since the last call, in order.
+    /// The clusters whose cuts went to the solver since the last call, each once, in
+    /// the order first found.
     pub fn take_found(&self) -> Vec<VarSet> {
-        std::mem::take(&mut *self.found.lock().unwrap_or_else(|p| p.into_inner()))
+        let found = std::mem::take(&mut *self.found.lock().unwrap_or_else(|p| p.into_inner()));
+        found.in_order
     }
 }
 
@@ -47,10 +59,13 @@ impl CutSeparator for ClusterSeparator {
     fn separate(&self, values: &[f64]) -> Vec<CutRow> {
         let ilp = FamilyIlp::new(&self.table);
         let cuts = separate_heuristically(&ilp, &Support::new(&ilp, values), &self.options);
-        self.found
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .extend(cuts.iter().map(|cut| cut.cluster.clone()));
+        let mut found = self.found.lock().unwrap_or_else(|p| p.into_inner());
+        for cut in &cuts {
+            if found.seen.insert(cut.cluster.clone()) {
+                found.in_order.push(cut.cluster.clone());
+            }
+        }
+        drop(found);
         cuts.iter().map(cut_row).collect()
     }
 }
@@ -111,9 +126,14 @@ mod tests {
             let activity: f64 = row.terms.iter().map(|&(j, a)| a * values[j]).sum();
             assert!(activity < row.lower, "{row:?} is not violated");
         }
+        let cycle_cluster = VarSet::from_members(3, [0, 1, 2]);
         let found = separator.take_found();
-        assert!(found.contains(&VarSet::from_members(3, [0, 1, 2])));
+        assert!(found.contains(&cycle_cluster));
         assert!(separator.take_found().is_empty());
+        // The same point again: the same rows, the clusters recorded once.
+        assert_eq!(separator.separate(&values), rows);
+        separator.separate(&values);
+        assert_eq!(separator.take_found(), found);
         // Every DAG satisfies every row.
         let mut dag = cycle.clone();
         dag.set_parents(0, VarSet::empty(3));
