@@ -2,9 +2,9 @@
 //!
 //! - [`ci_test`]: the G² test with its degrees of freedom, sparse-table rule, cache and
 //!   counter; every algorithm asks it the same way.
-//! - [`bamb`]: BAMB, seed 000 Algorithm 1 (candidate PC and spouses found together, false
+//! - [`bamb`](mod@bamb): BAMB, seed 000 Algorithm 1 (candidate PC and spouses found together, false
 //!   positives removed in one go).
-//! - [`iamb`]: IAMB, the baseline of seed 000 §5 (grow by strongest dependence, then shrink).
+//! - [`iamb`](mod@iamb): IAMB, the baseline of seed 000 §5 (grow by strongest dependence, then shrink).
 //! - [`hiton`]: HITON-MB, seed 000's most accurate baseline (HITON-PC of the target and of
 //!   each of its PC members, spouses by the v-structure test).
 //! - [`contingency`]: the stratified counts behind G² and its adjusted degrees of freedom.

@@ -47,6 +47,16 @@ impl ClusterSeparator {
         }
     }
 
+    /// How many distinct clusters went to the solver since the last
+    /// [`take_found`](Self::take_found): while a round runs, the cuts it has added so far.
+    pub fn found_so_far(&self) -> usize {
+        self.found
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .in_order
+            .len()
+    }
+
     /// The clusters whose cuts went to the solver since the last call, each once, in
     /// the order first found.
     pub fn take_found(&self) -> Vec<VarSet> {
@@ -127,8 +137,10 @@ mod tests {
             assert!(activity < row.lower, "{row:?} is not violated");
         }
         let cycle_cluster = VarSet::from_members(3, [0, 1, 2]);
+        assert_eq!(separator.found_so_far(), rows.len());
         let found = separator.take_found();
         assert!(found.contains(&cycle_cluster));
+        assert_eq!(separator.found_so_far(), 0);
         assert!(separator.take_found().is_empty());
         // The same point again: the same rows, the clusters recorded once.
         assert_eq!(separator.separate(&values), rows);
