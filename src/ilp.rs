@@ -201,14 +201,13 @@ pub fn pick_backend(name: Option<&str>) -> anyhow::Result<Box<dyn MilpBackend>> 
 /// Whether the run separates cluster cuts at the back-end's nodes, for the report:
 /// `None` where there is no such choice (back-ends without
 /// [`NodeCuts`](bnsl_solvers::milp::NodeCuts), SCIP's included, and the ordering
-/// formulation). Turning node
-/// cuts off where there is no choice is an error.
+/// formulation). Turning node cuts off where there is no choice is an error.
 fn node_cuts_setting(
     backend: &dyn MilpBackend,
     settings: &IlpSettings,
 ) -> anyhow::Result<Option<bool>> {
-    let cut_loop = settings.formulation == Formulation::Family && backend.node_cuts().is_some();
-    match (cut_loop, settings.options.no_node_cuts) {
+    let choice = settings.formulation == Formulation::Family && backend.node_cuts().is_some();
+    match (choice, settings.options.no_node_cuts) {
         (true, off) => Ok(Some(!off)),
         (false, false) => Ok(None),
         (false, true) => bail!(

@@ -391,15 +391,15 @@ impl<'a, 't> Run<'a, 't> {
                 .as_ref()
                 .and_then(|(dag, _)| self.ilp.values_of(dag));
             let before = self.mark();
-            let outcome = match (backend.node_cuts(), &node_separator) {
-                (Some(_), Some(separator)) => {
+            let outcome = match &node_separator {
+                Some(separator) => {
                     let outcome =
                         self.node_cut_round(backend, &limits, start.as_deref(), separator)?;
                     let found = separator.take_found();
                     self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
                     outcome
                 }
-                _ => match (backend.warm_start(), start) {
+                None => match (backend.warm_start(), start) {
                     (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
                     _ => backend.solve(&self.model, &limits)?,
                 },

@@ -194,6 +194,9 @@ pub trait CutSeparator: Send + Sync {
 /// separator. So the
 /// outcome's solution may violate rows the separator knows, and the caller must check
 /// it; the bound stays valid for the problem as long as every row is.
+///
+/// `Sync`: the cut loop runs such a solve on a thread of its own and reports progress
+/// while it runs.
 pub trait NodeCuts: Sync {
     /// Solves `model` within `limits` (all of them, [`Limits::improving_solutions`]
     /// included) from `start` (if any, as [`WarmStart`] takes it), with `separator`
