@@ -541,15 +541,7 @@ mod tests {
         }
 
         fn solve(&self, _: &MilpModel, _: &Limits) -> Result<MilpOutcome, SolverError> {
-            Ok(MilpOutcome {
-                status: Status::Unknown,
-                objective: None,
-                bound: None,
-                values: None,
-                nodes: None,
-                lp_iterations: None,
-                time_s: 0.0,
-            })
+            Ok(MilpOutcome::nothing_known())
         }
 
         fn node_cuts(&self) -> Option<&dyn NodeCuts> {

@@ -212,22 +212,10 @@ fn solve_on_a_thread_of_its_own(job: Job) -> Result<MilpOutcome, SolverError> {
             let since = *interrupted_at.get_or_insert_with(Instant::now);
             if since.elapsed() >= STOP_GRACE {
                 interrupt::abandon_solve();
-                return Ok(abandoned_outcome());
+                // A solve left running after a Ctrl+C: nothing known.
+                return Ok(MilpOutcome::nothing_known());
             }
         }
-    }
-}
-
-/// The outcome of a solve left running after a Ctrl+C: nothing known.
-fn abandoned_outcome() -> MilpOutcome {
-    MilpOutcome {
-        status: Status::Unknown,
-        objective: None,
-        bound: None,
-        values: None,
-        nodes: None,
-        lp_iterations: None,
-        time_s: 0.0,
     }
 }
 

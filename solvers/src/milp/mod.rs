@@ -120,6 +120,19 @@ pub struct MilpOutcome {
 }
 
 impl MilpOutcome {
+    /// An outcome that establishes nothing: no status, solution, bound or work counts.
+    pub fn nothing_known() -> Self {
+        MilpOutcome {
+            status: Status::Unknown,
+            objective: None,
+            bound: None,
+            values: None,
+            nodes: None,
+            lp_iterations: None,
+            time_s: 0.0,
+        }
+    }
+
     /// The relative gap `|objective − bound| / max(|objective|, 1e-10)`, when both exist.
     pub fn relative_gap(&self) -> Option<f64> {
         let (obj, bound) = (self.objective?, self.bound?);
