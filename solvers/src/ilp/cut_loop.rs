@@ -31,7 +31,7 @@ use super::{
     gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
 };
 use crate::interrupt;
-use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use crate::milp::{Limits, MilpBackend, MilpOutcome, NodeCuts, SolverError, Status};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
@@ -325,42 +325,31 @@ impl<'a, 't> Run<'a, 't> {
         )
     }
 
-    /// One MIP round with cluster separation at `backend`'s nodes. It reports progress
+    /// One MIP round with cluster separation at the solver's nodes. It reports progress
     /// every [`LIVE_REPORT_INTERVAL`] while the solver runs, the clusters found at the
     /// nodes so far counted among the cuts: a branch and cut round can run for many
     /// minutes, and its nodes and bound are known only at its end.
     fn node_cut_round(
         &self,
-        backend: &dyn MilpBackend,
+        node_cuts: &dyn NodeCuts,
         limits: &Limits,
         start: Option<&[f64]>,
         separator: &Arc<ClusterSeparator>,
     ) -> Result<MilpOutcome, SolverError> {
-        let failure = |message: &str| SolverError::Backend {
-            backend: backend.name(),
-            message: message.into(),
-        };
-        let node_cuts = backend.node_cuts().ok_or_else(|| failure("no node cuts"))?;
         let model = &self.model;
-        let (sender, receiver) = mpsc::channel();
+        let (finished, waiting) = mpsc::channel::<()>();
         std::thread::scope(|scope| {
-            scope.spawn(move || {
-                let outcome = node_cuts.solve_with_cuts(model, limits, start, separator.clone());
-                // The receiver waits below until this arrives.
-                let _ = sender.send(outcome);
+            let solve = scope.spawn(move || {
+                // Dropped when the solve returns or panics, which ends the wait below.
+                let _finished = finished;
+                node_cuts.solve_with_cuts(model, limits, start, separator.clone())
             });
-            loop {
-                match receiver.recv_timeout(LIVE_REPORT_INTERVAL) {
-                    Ok(outcome) => return outcome,
-                    Err(RecvTimeoutError::Timeout) => {
-                        self.report_with_pending(separator.found_so_far())
-                    }
-                    // The solve panicked (and the scope passes the panic on).
-                    Err(RecvTimeoutError::Disconnected) => {
-                        return Err(failure("the node-cut round ended without an answer"))
-                    }
-                }
+            while waiting.recv_timeout(LIVE_REPORT_INTERVAL) == Err(RecvTimeoutError::Timeout) {
+                self.report_with_pending(separator.found_so_far());
             }
+            solve
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
         })
     }
 
@@ -391,15 +380,15 @@ impl<'a, 't> Run<'a, 't> {
                 .as_ref()
                 .and_then(|(dag, _)| self.ilp.values_of(dag));
             let before = self.mark();
-            let outcome = match &node_separator {
-                Some(separator) => {
+            let outcome = match (backend.node_cuts(), &node_separator) {
+                (Some(node_cuts), Some(separator)) => {
                     let outcome =
-                        self.node_cut_round(backend, &limits, start.as_deref(), separator)?;
+                        self.node_cut_round(node_cuts, &limits, start.as_deref(), separator)?;
                     let found = separator.take_found();
                     self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
                     outcome
                 }
-                None => match (backend.warm_start(), start) {
+                _ => match (backend.warm_start(), start) {
                     (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
                     _ => backend.solve(&self.model, &limits)?,
                 },
@@ -522,85 +511,51 @@ impl SolutionBudget {
 #[cfg(test)]
 mod tests {
     use super::{ClusterSeparator, Run, SolutionBudget, LIVE_REPORT_INTERVAL};
+    use crate::ilp::node_cuts::tests::{cyclic_table, the_cycle};
     use crate::ilp::{IlpOptions, IlpProgress};
-    use crate::milp::{
-        CutSeparator, Limits, MilpBackend, MilpOutcome, NodeCuts, SolverError, Status,
-    };
-    use bnsl_formulations::{Candidate, Dag, FamilyIlp, MilpModel, ScoreTable, VarSet};
+    use crate::milp::{CutSeparator, Limits, MilpOutcome, NodeCuts, SolverError};
+    use bnsl_formulations::{FamilyIlp, MilpModel, VarSet};
     use std::cell::RefCell;
     use std::sync::Arc;
 
-    /// A node-cut back-end that separates one point, then takes its time.
+    /// A node-cut solver that separates one point, then takes its time.
     struct SlowNodeCuts {
         point: Vec<f64>,
-    }
-
-    impl MilpBackend for SlowNodeCuts {
-        fn name(&self) -> &'static str {
-            "slow"
-        }
-
-        fn solve(&self, _: &MilpModel, _: &Limits) -> Result<MilpOutcome, SolverError> {
-            Ok(MilpOutcome::nothing_known())
-        }
-
-        fn node_cuts(&self) -> Option<&dyn NodeCuts> {
-            Some(self)
-        }
     }
 
     impl NodeCuts for SlowNodeCuts {
         fn solve_with_cuts(
             &self,
-            model: &MilpModel,
-            limits: &Limits,
+            _: &MilpModel,
+            _: &Limits,
             _: Option<&[f64]>,
             separator: Arc<dyn CutSeparator>,
         ) -> Result<MilpOutcome, SolverError> {
             assert!(!separator.separate(&self.point).is_empty());
             std::thread::sleep(LIVE_REPORT_INTERVAL.mul_f64(1.6));
-            self.solve(model, limits)
+            Ok(MilpOutcome::nothing_known())
         }
     }
 
     /// A node-cut round reports the clusters its nodes found while it runs.
     #[test]
     fn a_long_node_cut_round_reports_its_cuts_as_it_goes() {
-        let n = 3;
-        let candidates = (0..n)
-            .map(|v| {
-                vec![
-                    Candidate {
-                        parents: VarSet::from_members(n, [(v + 2) % n]),
-                        score: -1.0,
-                    },
-                    Candidate {
-                        parents: VarSet::empty(n),
-                        score: -5.0,
-                    },
-                ]
-            })
-            .collect();
-        let table = ScoreTable::new(vec!["a".into(), "b".into(), "c".into()], candidates).unwrap();
+        let table = cyclic_table();
         let ilp = FamilyIlp::new(&table);
-        let mut cycle = Dag::empty(n);
-        for v in 0..n {
-            cycle.set_parents(v, VarSet::from_members(n, [(v + 2) % n]));
-        }
-        let backend = SlowNodeCuts {
-            point: ilp.values_of(&cycle).unwrap(),
+        let solver = SlowNodeCuts {
+            point: ilp.values_of(&the_cycle()).unwrap(),
         };
         let options = IlpOptions::default();
         let reports = RefCell::new(Vec::<IlpProgress>::new());
         let record = |p: &IlpProgress| reports.borrow_mut().push(p.clone());
         let run = Run::new(&ilp, &options, &record);
         let separator = Arc::new(ClusterSeparator::new(&table, &options.separation));
-        run.node_cut_round(&backend, &Limits::default(), None, &separator)
+        run.node_cut_round(&solver, &Limits::default(), None, &separator)
             .unwrap();
         let reports = reports.into_inner();
         assert!(!reports.is_empty(), "no report while the round ran");
         assert!(reports.iter().all(|p| p.cuts == 1), "{reports:?}");
-        assert_eq!(separator.take_found(), [VarSet::from_members(n, 0..n)]);
+        assert_eq!(separator.take_found(), [VarSet::from_members(3, 0..3)]);
     }
 
     #[test]

@@ -94,12 +94,12 @@ fn cut_row(cut: &ClusterCut) -> CutRow {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use bnsl_formulations::{Candidate, Dag};
 
-    /// Three nodes whose best families form the cycle 0 → 1 → 2 → 0.
-    fn cyclic_table() -> ScoreTable {
+    /// Three nodes whose best families form the cycle 0 → 1 → 2 → 0 ([`the_cycle`]).
+    pub(crate) fn cyclic_table() -> ScoreTable {
         let n = 3;
         let cands = |best: usize| {
             vec![
@@ -120,14 +120,20 @@ mod tests {
         .unwrap()
     }
 
-    #[test]
-    fn the_cycle_of_an_integer_point_is_cut_and_recorded() {
-        let table = cyclic_table();
-        let ilp = FamilyIlp::new(&table);
+    /// The graph of every node's best family in [`cyclic_table`].
+    pub(crate) fn the_cycle() -> Dag {
         let mut cycle = Dag::empty(3);
         for (v, u) in [(0, 2), (1, 0), (2, 1)] {
             cycle.set_parents(v, VarSet::from_members(3, [u]));
         }
+        cycle
+    }
+
+    #[test]
+    fn the_cycle_of_an_integer_point_is_cut_and_recorded() {
+        let table = cyclic_table();
+        let ilp = FamilyIlp::new(&table);
+        let cycle = the_cycle();
         let values = ilp.values_of(&cycle).unwrap();
         let separator = ClusterSeparator::new(&table, &SeparationOptions::default());
         let rows = separator.separate(&values);
