@@ -107,7 +107,7 @@ pub fn run_ilp(
         Formulation::Family => {
             family_engine(engine.as_ref(), settings)?.solve(&ilp, &options, progress)?
         }
-        Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &options)?,
+        Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &options, progress)?,
     };
     fill_report(report, outcome)
 }

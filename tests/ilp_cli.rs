@@ -231,6 +231,44 @@ fn a_progress_log_reports_every_round_on_stderr() {
     }
 }
 
+/// The ordering program's one HiGHS solve reports while it runs (before, it printed
+/// nothing until its end): network scores and bounds bracketing the final ones.
+#[test]
+fn the_ordering_program_on_highs_reports_while_it_runs() {
+    let file = scores("alarm_1000.BDeu1.palim3.jkl");
+    let extra = [
+        "--backend",
+        "highs",
+        "--formulation",
+        "ordering",
+        "--time-limit",
+        "4",
+        "--log-progress",
+        "--json",
+    ];
+    let out = bnsl(&ilp_args(&file, &extra));
+    assert!(out.status.success(), "{out:?}");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    let (score, bound) = (r["score"].as_f64().unwrap(), r["bound"].as_f64().unwrap());
+    let log = String::from_utf8_lossy(&out.stderr);
+    let field = |line: &str, name: &str| {
+        let rest = line.split_once(&format!(" {name} ")).unwrap().1;
+        rest.split_whitespace().next().unwrap().parse::<f64>().ok()
+    };
+    let live: Vec<(f64, f64)> = log
+        .lines()
+        .filter_map(|line| Some((field(line, "incumbent")?, field(line, "bound")?)))
+        .collect();
+    assert!(!live.is_empty(), "no progress during the solve: {log}");
+    // The log prints 4 decimals.
+    for (incumbent, live_bound) in live {
+        assert!(
+            incumbent <= score + 1e-4 && live_bound >= bound - 1e-4,
+            "{log} {r}"
+        );
+    }
+}
+
 /// Ctrl+C during an ILP run stops it at once with the best DAG (verified) and the
 /// bound so far, marked `interrupted`.
 #[test]

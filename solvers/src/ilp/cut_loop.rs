@@ -24,6 +24,7 @@
 //! The bound reported is the best proven bound of any round: every round solves a
 //! relaxation of the problem.
 
+use super::live::solve_reporting;
 use super::node_cuts::ClusterSeparator;
 use super::separation::{separate, sub_ip_backend};
 use super::sink::round_to_dag;
@@ -31,17 +32,15 @@ use super::{
     gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
 };
 use crate::interrupt;
-use crate::milp::{Limits, MilpBackend, MilpOutcome, NodeCuts, SolverError, Status};
+use crate::milp::{
+    Limits, MilpBackend, MilpOutcome, MipWatch, NodeCuts, SolverError, Status, Watched,
+};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
 use rustc_hash::FxHashSet;
-use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
-
-/// How often a node-cut round reports progress while its solver runs.
-const LIVE_REPORT_INTERVAL: Duration = Duration::from_secs(1);
+use std::time::Instant;
 
 /// The cut loop around one MILP back-end.
 pub struct CutLoop<'b> {
@@ -259,17 +258,21 @@ impl<'a, 't> Run<'a, 't> {
     }
 
     fn report(&self) {
-        self.report_with_pending(0);
+        self.report_with(RoundSoFar::default());
     }
 
-    /// Reports progress with `pending` cuts found in the running round on top of the
-    /// program's.
-    fn report_with_pending(&self, pending: usize) {
+    /// Reports progress with what the running round has found `so_far` on top of the
+    /// run's own figures.
+    fn report_with(&self, so_far: RoundSoFar) {
+        let bound = match (self.bound, so_far.bound) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         (self.progress)(&IlpProgress {
             incumbent: self.incumbent.as_ref().map(|(_, s)| *s),
-            bound: self.bound,
-            cuts: (self.clusters.len() + pending) as u64,
-            nodes: self.nodes,
+            bound,
+            cuts: (self.clusters.len() + so_far.cuts) as u64,
+            nodes: self.nodes + so_far.nodes,
             rounds: self.rounds,
         });
     }
@@ -325,10 +328,31 @@ impl<'a, 't> Run<'a, 't> {
         )
     }
 
-    /// One MIP round with cluster separation at the solver's nodes. It reports progress
-    /// every [`LIVE_REPORT_INTERVAL`] while the solver runs, the clusters found at the
-    /// nodes so far counted among the cuts: a branch and cut round can run for many
-    /// minutes, and its nodes and bound are known only at its end.
+    /// One MIP round on `backend`: a branch and cut with `node_separator` where the
+    /// back-end has node cuts, else a watched solve where it can be watched, else a
+    /// plain one; from `start` where the back-end takes one.
+    fn mip_round(
+        &self,
+        backend: &dyn MilpBackend,
+        node_separator: Option<&Arc<ClusterSeparator>>,
+        limits: &Limits,
+        start: Option<&[f64]>,
+    ) -> Result<MilpOutcome, SolverError> {
+        if let (Some(node_cuts), Some(separator)) = (backend.node_cuts(), node_separator) {
+            return self.node_cut_round(node_cuts, limits, start, separator);
+        }
+        if let Some(watched) = backend.watched() {
+            return self.watched_round(watched, limits, start);
+        }
+        match (backend.warm_start(), start) {
+            (Some(warm), Some(start)) => warm.solve_from(&self.model, limits, start),
+            _ => backend.solve(&self.model, limits),
+        }
+    }
+
+    /// One MIP round with cluster separation at the solver's nodes, reported every
+    /// second with the clusters found at the nodes so far counted among the cuts (CBC's
+    /// node count and bound are known only at the round's end).
     fn node_cut_round(
         &self,
         node_cuts: &dyn NodeCuts,
@@ -337,20 +361,37 @@ impl<'a, 't> Run<'a, 't> {
         separator: &Arc<ClusterSeparator>,
     ) -> Result<MilpOutcome, SolverError> {
         let model = &self.model;
-        let (finished, waiting) = mpsc::channel::<()>();
-        std::thread::scope(|scope| {
-            let solve = scope.spawn(move || {
-                // Dropped when the solve returns or panics, which ends the wait below.
-                let _finished = finished;
-                node_cuts.solve_with_cuts(model, limits, start, separator.clone())
-            });
-            while waiting.recv_timeout(LIVE_REPORT_INTERVAL) == Err(RecvTimeoutError::Timeout) {
-                self.report_with_pending(separator.found_so_far());
-            }
-            solve
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-        })
+        solve_reporting(
+            || node_cuts.solve_with_cuts(model, limits, start, separator.clone()),
+            || {
+                self.report_with(RoundSoFar {
+                    cuts: separator.found_so_far(),
+                    ..RoundSoFar::default()
+                })
+            },
+        )
+    }
+
+    /// One MIP round on a back-end that tells its node count and bound while it runs,
+    /// reported every second. The bound is valid for the problem: the round's program
+    /// is a relaxation of it. (The round's incumbent is not shown: it may be cyclic.)
+    fn watched_round(
+        &self,
+        watched: &dyn Watched,
+        limits: &Limits,
+        start: Option<&[f64]>,
+    ) -> Result<MilpOutcome, SolverError> {
+        let (model, watch) = (&self.model, MipWatch::default());
+        solve_reporting(
+            || watched.solve_watched(model, limits, start, &watch),
+            || {
+                self.report_with(RoundSoFar {
+                    nodes: watch.nodes(),
+                    bound: watch.bound(),
+                    ..RoundSoFar::default()
+                })
+            },
+        )
     }
 
     /// Phase 2. A round stops at its first improving solutions ([`SolutionBudget`]):
@@ -380,19 +421,12 @@ impl<'a, 't> Run<'a, 't> {
                 .as_ref()
                 .and_then(|(dag, _)| self.ilp.values_of(dag));
             let before = self.mark();
-            let outcome = match (backend.node_cuts(), &node_separator) {
-                (Some(node_cuts), Some(separator)) => {
-                    let outcome =
-                        self.node_cut_round(node_cuts, &limits, start.as_deref(), separator)?;
-                    let found = separator.take_found();
-                    self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
-                    outcome
-                }
-                _ => match (backend.warm_start(), start) {
-                    (Some(warm), Some(start)) => warm.solve_from(&self.model, &limits, &start)?,
-                    _ => backend.solve(&self.model, &limits)?,
-                },
-            };
+            let outcome =
+                self.mip_round(backend, node_separator.as_ref(), &limits, start.as_deref())?;
+            if let Some(separator) = &node_separator {
+                let found = separator.take_found();
+                self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
+            }
             self.account(&outcome);
             if outcome.status == Status::Infeasible {
                 // Every DAG satisfies every cluster cut, so this proves there is none.
@@ -471,6 +505,17 @@ impl<'a, 't> Run<'a, 't> {
     }
 }
 
+/// What a running MIP round has found so far, beyond the run's own figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct RoundSoFar {
+    /// Clusters separated at the solver's nodes.
+    cuts: usize,
+    /// Nodes processed.
+    nodes: u64,
+    /// The round's proven bound, once known.
+    bound: Option<f64>,
+}
+
 /// How many improving solutions a MIP round may find before it stops and hands back
 /// its best one ([`Limits::improving_solutions`]). It starts small, so that each cyclic
 /// solution is cut off as soon as it is found; it doubles after a round that brought
@@ -510,10 +555,13 @@ impl SolutionBudget {
 
 #[cfg(test)]
 mod tests {
-    use super::{ClusterSeparator, Run, SolutionBudget, LIVE_REPORT_INTERVAL};
+    use super::{ClusterSeparator, Run, SolutionBudget};
+    use crate::ilp::live::LIVE_REPORT_INTERVAL;
     use crate::ilp::node_cuts::tests::{cyclic_table, the_cycle};
     use crate::ilp::{IlpOptions, IlpProgress};
-    use crate::milp::{CutSeparator, Limits, MilpOutcome, NodeCuts, SolverError};
+    use crate::milp::{
+        CutSeparator, Limits, MilpOutcome, MipWatch, NodeCuts, SolverError, Watched,
+    };
     use bnsl_formulations::{FamilyIlp, MilpModel, VarSet};
     use std::cell::RefCell;
     use std::sync::Arc;
@@ -556,6 +604,50 @@ mod tests {
         assert!(!reports.is_empty(), "no report while the round ran");
         assert!(reports.iter().all(|p| p.cuts == 1), "{reports:?}");
         assert_eq!(separator.take_found(), [VarSet::from_members(3, 0..3)]);
+    }
+
+    /// A watched solver that records 5 nodes, a bound of −3 and an incumbent value of
+    /// −9, then takes its time.
+    struct SlowWatched;
+
+    impl Watched for SlowWatched {
+        fn solve_watched(
+            &self,
+            _: &MilpModel,
+            _: &Limits,
+            _: Option<&[f64]>,
+            watch: &MipWatch,
+        ) -> Result<MilpOutcome, SolverError> {
+            watch.record(5, -3.0, -9.0);
+            std::thread::sleep(LIVE_REPORT_INTERVAL.mul_f64(1.6));
+            Ok(MilpOutcome::nothing_known())
+        }
+    }
+
+    /// A watched round reports its nodes and bound while it runs, the bound only where
+    /// it is tighter than the run's; not its incumbent, which may be cyclic.
+    #[test]
+    fn a_long_watched_round_reports_nodes_and_bound_as_it_goes() {
+        let table = cyclic_table();
+        let ilp = FamilyIlp::new(&table);
+        let options = IlpOptions::default();
+        for (run_bound, shown) in [(None, -3.0), (Some(-2.0), -3.0), (Some(-4.0), -4.0)] {
+            let reports = RefCell::new(Vec::<IlpProgress>::new());
+            let record = |p: &IlpProgress| reports.borrow_mut().push(p.clone());
+            let mut run = Run::new(&ilp, &options, &record);
+            run.nodes = 10;
+            run.bound = run_bound;
+            run.watched_round(&SlowWatched, &Limits::default(), None)
+                .unwrap();
+            let reports = reports.into_inner();
+            assert!(!reports.is_empty(), "no report while the round ran");
+            assert!(
+                reports
+                    .iter()
+                    .all(|p| p.nodes == 15 && p.bound == Some(shown) && p.incumbent.is_none()),
+                "{reports:?}"
+            );
+        }
     }
 
     #[test]

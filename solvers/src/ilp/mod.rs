@@ -16,6 +16,7 @@
 //! work done.
 
 pub mod cut_loop;
+mod live;
 pub mod node_cuts;
 pub mod ordering;
 #[cfg(feature = "scip")]

@@ -1,17 +1,21 @@
 //! Solving the ordering formulation (`bnsl_formulations::ordering`) in one MILP call on
 //! any back-end, warm-started from a DAG when one is given and the back-end can take it.
 
-use super::{gap_closed, proven_bound, IlpOptions, IlpOutcome, IlpStatus};
-use crate::milp::{MilpBackend, SolverError, Status};
+use super::live::solve_reporting;
+use super::{gap_closed, proven_bound, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
+use crate::milp::{Limits, MilpBackend, MilpOutcome, MipWatch, SolverError, Status, Watched};
+use bnsl_formulations::milp::MilpModel;
 use bnsl_formulations::ordering::ordering_model;
 use bnsl_formulations::{Dag, FamilyIlp};
 use std::time::Instant;
 
-/// Solves the ordering program of `ilp`'s table with `backend`.
+/// Solves the ordering program of `ilp`'s table with `backend`. On a back-end that can
+/// be watched ([`Watched`]: HiGHS), `progress` hears every second how the solve goes.
 pub fn solve_ordering(
     backend: &dyn MilpBackend,
     ilp: &FamilyIlp<'_>,
     options: &IlpOptions,
+    progress: &dyn Fn(&IlpProgress),
 ) -> Result<IlpOutcome, SolverError> {
     let began = Instant::now();
     let model = ordering_model(ilp);
@@ -19,8 +23,11 @@ pub fn solve_ordering(
         .start
         .as_ref()
         .and_then(|dag| start_values(ilp, dag));
-    let outcome = match (backend.warm_start(), start) {
-        (Some(warm), Some(start)) => warm.solve_from(&model, &options.limits, &start)?,
+    let outcome = match (backend.watched(), backend.warm_start(), start) {
+        (Some(watched), _, start) => {
+            solve_watched(watched, &model, &options.limits, start.as_deref(), progress)?
+        }
+        (None, Some(warm), Some(start)) => warm.solve_from(&model, &options.limits, &start)?,
         _ => backend.solve(&model, &options.limits)?,
     };
     let infeasible = outcome.status == Status::Infeasible;
@@ -58,6 +65,31 @@ pub fn solve_ordering(
         rounds: None,
         time_s: began.elapsed().as_secs_f64(),
     })
+}
+
+/// Solves `model` on `watched`, reporting its incumbent value, bound and nodes every
+/// second: every solution of the ordering program is a DAG, so its value is a network's
+/// score.
+fn solve_watched(
+    watched: &dyn Watched,
+    model: &MilpModel,
+    limits: &Limits,
+    start: Option<&[f64]>,
+    progress: &dyn Fn(&IlpProgress),
+) -> Result<MilpOutcome, SolverError> {
+    let watch = MipWatch::default();
+    solve_reporting(
+        || watched.solve_watched(model, limits, start, &watch),
+        || {
+            progress(&IlpProgress {
+                incumbent: watch.incumbent(),
+                bound: watch.bound(),
+                cuts: 0,
+                nodes: watch.nodes(),
+                rounds: 0,
+            })
+        },
+    )
 }
 
 /// `dag` with its score, if it is a DAG of the table's candidates.

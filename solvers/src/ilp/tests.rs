@@ -70,7 +70,7 @@ proptest! {
             let heuristic_only = IlpOptions { heuristic_separation_only: true, ..IlpOptions::default() };
             let cut_loop = CutLoop::new(backend.as_ref()).solve(&ilp, &heuristic_only, &|_| {}).unwrap();
             assert_optimal(&cut_loop, &table, optimum, &format!("{name} cut loop, heuristics only"));
-            let ordering = solve_ordering(backend.as_ref(), &ilp, &options).unwrap();
+            let ordering = solve_ordering(backend.as_ref(), &ilp, &options, &|_| {}).unwrap();
             assert_optimal(&ordering, &table, optimum, &format!("{name} ordering"));
         }
     }
@@ -129,7 +129,7 @@ fn start_dags_are_used_and_optimum_kept() {
             .solve(&ilp, &options, &|_| {})
             .unwrap();
         assert_optimal(&out, &table, -12.0, backend.name());
-        let out = solve_ordering(backend.as_ref(), &ilp, &options).unwrap();
+        let out = solve_ordering(backend.as_ref(), &ilp, &options, &|_| {}).unwrap();
         assert_optimal(&out, &table, -12.0, backend.name());
     }
 }
@@ -155,7 +155,7 @@ fn a_table_without_any_dag_is_infeasible() {
             backend.name()
         );
         assert_eq!(out.dag, None);
-        let out = solve_ordering(backend.as_ref(), &ilp, &IlpOptions::default()).unwrap();
+        let out = solve_ordering(backend.as_ref(), &ilp, &IlpOptions::default(), &|_| {}).unwrap();
         assert_eq!(
             out.status,
             IlpStatus::Infeasible,

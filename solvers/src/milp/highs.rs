@@ -5,8 +5,8 @@
 //! cut loop around repeated solves of this back-end.
 
 use super::{
-    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
-    WarmStart,
+    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, MipWatch, SolverError,
+    Status, WarmStart, Watched,
 };
 use crate::interrupt;
 use bnsl_formulations::milp::{MilpModel, Sense};
@@ -29,10 +29,14 @@ impl MilpBackend for HighsBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run(model, limits, None)
+        run(model, limits, None, None)
     }
 
     fn warm_start(&self) -> Option<&dyn WarmStart> {
+        Some(self)
+    }
+
+    fn watched(&self) -> Option<&dyn Watched> {
         Some(self)
     }
 }
@@ -47,7 +51,24 @@ impl WarmStart for HighsBackend {
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
         check_start(NAME, model, start)?;
-        run(model, limits, Some(start))
+        run(model, limits, Some(start), None)
+    }
+}
+
+/// HiGHS's MIP-interrupt callback, which runs many times a second during its branch and
+/// bound, records the node count, dual bound and incumbent value.
+impl Watched for HighsBackend {
+    fn solve_watched(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+        start: Option<&[f64]>,
+        watch: &MipWatch,
+    ) -> Result<MilpOutcome, SolverError> {
+        if let Some(start) = start {
+            check_start(NAME, model, start)?;
+        }
+        run(model, limits, start, Some(watch))
     }
 }
 
@@ -78,7 +99,7 @@ impl MilpBackend for TunedHighs {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run_with(model, limits, None, &self.options)
+        run_with(model, limits, None, None, &self.options)
     }
 }
 
@@ -86,14 +107,16 @@ fn run(
     model: &MilpModel,
     limits: &Limits,
     start: Option<&[f64]>,
+    watch: Option<&MipWatch>,
 ) -> Result<MilpOutcome, SolverError> {
-    run_with(model, limits, start, &[])
+    run_with(model, limits, start, watch, &[])
 }
 
 fn run_with(
     model: &MilpModel,
     limits: &Limits,
     start: Option<&[f64]>,
+    watch: Option<&MipWatch>,
     options: &[(&'static str, HighsOption)],
 ) -> Result<MilpOutcome, SolverError> {
     limits.validate()?;
@@ -103,7 +126,7 @@ fn run_with(
     let begin = Instant::now();
     let mut highs = build(model)?;
     configure(&mut highs, limits)?;
-    stop_on_ctrl_c(&mut highs)?;
+    watch_mip(&mut highs, watch)?;
     for &(name, value) in options {
         match value {
             HighsOption::Bool(b) => set_option(&mut highs, name, b)?,
@@ -201,15 +224,18 @@ fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
     Ok(())
 }
 
-/// Lets Ctrl+C stop HiGHS's branch and bound: HiGHS's MIP-interrupt callback asks
-/// [`interrupt::requested`]. HiGHS then stops as at a limit, with its incumbent and bound.
-fn stop_on_ctrl_c(highs: &mut Model) -> Result<(), SolverError> {
+/// Installs HiGHS's MIP-interrupt callback ([`on_mip_interrupt`]): it lets Ctrl+C stop
+/// the branch and bound (HiGHS then stops as at a limit, with its incumbent and bound),
+/// and records progress in `watch`, if given.
+fn watch_mip(highs: &mut Model, watch: Option<&MipWatch>) -> Result<(), SolverError> {
     let ptr = highs.as_mut_ptr();
-    // SAFETY: `ptr` is a live HiGHS instance; the callback is a plain function that
-    // keeps no data (`user_callback_data` is null).
+    let user_data = watch.map_or(std::ptr::null_mut(), |w| {
+        w as *const MipWatch as *mut c_void
+    });
+    // SAFETY: `ptr` is a live HiGHS instance; `user_data` is null or a watch that the
+    // caller keeps alive until the solve has returned.
     let ok = unsafe {
-        highs_sys::Highs_setCallback(ptr, Some(poll_ctrl_c), std::ptr::null_mut())
-            == highs_sys::STATUS_OK
+        highs_sys::Highs_setCallback(ptr, Some(on_mip_interrupt), user_data) == highs_sys::STATUS_OK
             && highs_sys::Highs_startCallback(ptr, highs_sys::kHighsCallbackMipInterrupt)
                 == highs_sys::STATUS_OK
     };
@@ -217,16 +243,29 @@ fn stop_on_ctrl_c(highs: &mut Model) -> Result<(), SolverError> {
         .ok_or_else(|| error("the interrupt callback was rejected".into()))
 }
 
-unsafe extern "C" fn poll_ctrl_c(
+/// Asks HiGHS to stop after a Ctrl+C ([`interrupt::requested`]), and records the node
+/// count, dual bound and incumbent value (in the model's sense: HiGHS turns them) in
+/// the [`MipWatch`] that `user` points to, if it is not null.
+unsafe extern "C" fn on_mip_interrupt(
     _kind: c_int,
     _message: *const c_char,
-    _out: *const highs_sys::HighsCallbackDataOut,
+    out: *const highs_sys::HighsCallbackDataOut,
     data_in: *mut highs_sys::HighsCallbackDataIn,
-    _user: *mut c_void,
+    user: *mut c_void,
 ) {
     if interrupt::requested() && !data_in.is_null() {
         // SAFETY: HiGHS passes a valid, writable `data_in` to interrupt callbacks.
         unsafe { (*data_in).user_interrupt = 1 };
+    }
+    if !user.is_null() && !out.is_null() {
+        // SAFETY: `user` is the watch given to `watch_mip`, alive for the solve, and
+        // `out` is HiGHS's valid callback data.
+        let (watch, out) = unsafe { (&*(user as *const MipWatch), &*out) };
+        watch.record(
+            u64::try_from(out.mip_node_count).unwrap_or(0),
+            out.mip_dual_bound,
+            out.mip_primal_bound,
+        );
     }
 }
 
@@ -302,4 +341,9 @@ mod tests {
     use super::HighsBackend;
 
     crate::milp::testkit::backend_tests!(HighsBackend);
+
+    #[test]
+    fn watched_solve_reports_as_it_goes() {
+        crate::milp::testkit::watched_solve_reports_as_it_goes(&HighsBackend);
+    }
 }

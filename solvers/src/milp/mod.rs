@@ -20,6 +20,9 @@ pub mod highs;
 pub mod highs_file;
 #[cfg(feature = "scip")]
 pub mod scip;
+mod watch;
+
+pub use watch::{MipWatch, Watched};
 
 /// Limits and settings of one solve. `Limits::default()` means: no time limit, solve
 /// to proven optimality, the solver's own thread count and seed, no solver log.
@@ -177,6 +180,11 @@ pub trait MilpBackend: Send + Sync {
 
     /// The node-cut capability, when the back-end has it.
     fn node_cuts(&self) -> Option<&dyn NodeCuts> {
+        None
+    }
+
+    /// The capability to report progress during a solve, when the back-end has it.
+    fn watched(&self) -> Option<&dyn Watched> {
         None
     }
 }

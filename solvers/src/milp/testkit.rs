@@ -197,9 +197,19 @@ pub fn settings_accepted(backend: &dyn MilpBackend) {
 /// too hard for branch and bound to finish in a second, though any point with enough
 /// slack is feasible.
 fn market_split() -> MilpModel {
-    let mut m = MilpModel::new(Sense::Minimize);
+    market_split_in(Sense::Minimize)
+}
+
+/// [`market_split`] as it stands (`Minimize`), or as the maximisation of minus the
+/// slack and the number of items chosen (`Maximize`; its bounds are then negative).
+fn market_split_in(sense: Sense) -> MilpModel {
+    let (slack_cost, item_cost) = match sense {
+        Sense::Minimize => (1.0, 0.0),
+        Sense::Maximize => (-1.0, -1.0),
+    };
+    let mut m = MilpModel::new(sense);
     let xs: Vec<_> = (0..30)
-        .map(|j| m.add_binary(format!("x{j}"), 0.0).unwrap())
+        .map(|j| m.add_binary(format!("x{j}"), item_cost).unwrap())
         .collect();
     let mut state: u64 = 12345;
     let mut next = move || {
@@ -212,10 +222,10 @@ fn market_split() -> MilpModel {
         let coefs: Vec<f64> = xs.iter().map(|_| next()).collect();
         let rhs = (coefs.iter().sum::<f64>() / 2.0).floor();
         let over = m
-            .add_continuous(format!("over{i}"), 0.0, f64::INFINITY, 1.0)
+            .add_continuous(format!("over{i}"), 0.0, f64::INFINITY, slack_cost)
             .unwrap();
         let under = m
-            .add_continuous(format!("under{i}"), 0.0, f64::INFINITY, 1.0)
+            .add_continuous(format!("under{i}"), 0.0, f64::INFINITY, slack_cost)
             .unwrap();
         let mut row: Vec<_> = xs.iter().copied().zip(coefs).collect();
         row.push((over, -1.0));
@@ -276,6 +286,52 @@ pub fn improving_solution_limit(backend: &dyn MilpBackend) {
     let o = backend.solve(&m, &limits).unwrap();
     assert_stopped_early(&m, &o, start.elapsed().as_secs_f64(), 20.0);
     assert_eq!(o.status, Status::Feasible, "{o:?}");
+}
+
+/// A [`Watched`](super::Watched) solve publishes its progress while it runs: on the
+/// maximisation form of [`market_split`], stopped at 2 s, a reader on another thread
+/// sees nodes and a bound during the solve; that bound is in the model's sense (at
+/// least the incumbent's value, below 0: any solution takes items) and no better than
+/// the solve's last. An incumbent value seen is no better than the bound or the
+/// solve's final incumbent.
+/// For back-ends that can be watched only.
+pub fn watched_solve_reports_as_it_goes(backend: &dyn MilpBackend) {
+    let watched = backend.watched().expect("a back-end that can be watched");
+    let m = market_split_in(Sense::Maximize);
+    let limits = Limits {
+        time_limit: Some(2.0),
+        ..Limits::default()
+    };
+    let watch = super::MipWatch::default();
+    let (outcome, seen) = std::thread::scope(|scope| {
+        let solve = scope.spawn(|| watched.solve_watched(&m, &limits, None, &watch));
+        let mut seen = None;
+        while !solve.is_finished() {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            if !solve.is_finished() && watch.nodes() > 0 {
+                let now = (watch.nodes(), watch.bound(), watch.incumbent());
+                seen = seen.or(now.1.map(|b| (now.0, b, now.2)));
+            }
+        }
+        (solve.join().unwrap().unwrap(), seen)
+    });
+    let (nodes, bound, incumbent) = seen.expect("nodes and a bound seen during the solve");
+    if let Some(value) = incumbent {
+        assert!(value <= bound + TOL, "{value} {bound}");
+        assert!(
+            value <= outcome.objective.unwrap() + TOL,
+            "{value} {outcome:?}"
+        );
+    }
+    assert!(
+        nodes > 0 && nodes <= outcome.nodes.unwrap(),
+        "{nodes} {outcome:?}"
+    );
+    assert!(bound < -1.0, "{bound}: not the maximisation's bound");
+    assert!(bound >= outcome.bound.unwrap() - TOL, "{bound} {outcome:?}");
+    if let Some(objective) = outcome.objective {
+        assert!(bound >= objective - TOL, "{bound} {outcome:?}");
+    }
 }
 
 /// A separator that never finds a cut.
