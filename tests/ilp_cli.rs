@@ -479,3 +479,23 @@ fn cbc_node_cuts_can_be_turned_off_and_the_report_says_which() {
         &["--no-node-cuts needs --method ilp"],
     );
 }
+
+/// CBC's cut callback runs from CBC's parallel tree: with two threads and the
+/// heuristic separation alone (which leaves cycles to the nodes), CBC branches and still
+/// proves SCIP's optimum.
+#[test]
+fn cbc_node_cuts_from_two_threads_reach_scips_optimum() {
+    let file = scores("insurance_1000.BDeu1.palim3.jkl");
+    let scip = ilp_json(&file, "scip", &[]);
+    assert_eq!(scip["status"], "optimal", "{scip}");
+    let extra = ["--threads", "2", "--heuristic-separation-only"];
+    let cbc = ilp_json(&file, "cbc", &extra);
+    assert_eq!(cbc["status"], "optimal", "{cbc}");
+    assert_eq!(cbc["node_cuts"], true, "{cbc}");
+    assert!(cbc["nodes"].as_u64().unwrap() > 0, "no branching: {cbc}");
+    let (a, b) = (
+        scip["score"].as_f64().unwrap(),
+        cbc["score"].as_f64().unwrap(),
+    );
+    assert!((a - b).abs() < 1e-6, "SCIP {a}, CBC {b}");
+}
