@@ -50,6 +50,9 @@ pub struct IlpSettings {
     /// `name=value` settings of the SCIP branch-and-cut engine (`--scip-param`): SCIP
     /// parameters, and the engine's own under `bnsl/`.
     pub scip_params: Vec<(String, String)>,
+    /// `name=value` HiGHS options (`--highs-param`), for the HiGHS back-end's solves of
+    /// the program.
+    pub highs_params: Vec<(String, String)>,
     /// Where the back-end's starting DAG comes from (`--warm-start`); its time counts
     /// against the time limit.
     pub warm_start: Option<WarmStart>,
@@ -75,6 +78,7 @@ impl Default for IlpSettings {
             formulation: Formulation::Family,
             options: IlpOptions::default(),
             scip_params: Vec::new(),
+            highs_params: Vec::new(),
             warm_start: None,
             log_progress: false,
         }
@@ -89,8 +93,18 @@ pub fn run_ilp(
     report: &mut LearnReport,
     progress: &dyn Fn(&IlpProgress),
 ) -> anyhow::Result<()> {
-    let engine = pick_backend(settings.backend.as_deref())?;
+    let engine = with_highs_params(pick_backend(settings.backend.as_deref())?, settings)?;
     report.extra.insert("backend".into(), json!(engine.name()));
+    if !settings.highs_params.is_empty() {
+        let params: serde_json::Map<String, Value> = settings
+            .highs_params
+            .iter()
+            .map(|(name, value)| (name.clone(), json!(value)))
+            .collect();
+        report
+            .extra
+            .insert("highs_params".into(), Value::Object(params));
+    }
     report
         .extra
         .insert("formulation".into(), json!(settings.formulation.as_str()));
@@ -196,6 +210,28 @@ pub fn pick_backend(name: Option<&str>) -> anyhow::Result<Box<dyn MilpBackend>> 
             anyhow!("no MILP back-end is compiled into this build; build with --features native")
         })
     })
+}
+
+/// `backend`, or HiGHS with the options of `--highs-param` when given; they are an error
+/// with another back-end.
+fn with_highs_params(
+    backend: Box<dyn MilpBackend>,
+    settings: &IlpSettings,
+) -> anyhow::Result<Box<dyn MilpBackend>> {
+    if settings.highs_params.is_empty() {
+        return Ok(backend);
+    }
+    #[cfg(feature = "highs")]
+    if backend.name() == "highs" {
+        let highs =
+            bnsl_solvers::milp::highs::HighsBackend::with_user_options(&settings.highs_params)
+                .context("--highs-param")?;
+        return Ok(Box::new(highs));
+    }
+    bail!(
+        "--highs-param applies to the HiGHS back-end only (this run uses {})",
+        backend.name()
+    )
 }
 
 /// Whether the run separates cluster cuts at the back-end's nodes, for the report:

@@ -480,6 +480,61 @@ fn cbc_node_cuts_can_be_turned_off_and_the_report_says_which() {
     );
 }
 
+/// `--highs-param` options reach HiGHS, typed by HiGHS, and are reported; an unknown
+/// option, one bnsl sets itself, one that would leave answers unproven, and another
+/// back-end are errors.
+#[test]
+fn highs_params_are_checked_and_reported() {
+    let file = scores("child_1000.BIC.palim3.jkl");
+    let optimum = dp_optimum(&file);
+    let params = [
+        "--highs-param",
+        "presolve=off",
+        "--highs-param",
+        "mip_heuristic_effort=0.3",
+    ];
+    for formulation in ["family", "ordering"] {
+        let mut extra = vec!["--formulation", formulation];
+        extra.extend(params);
+        let r = ilp_json(&file, "highs", &extra);
+        assert_eq!(r["status"], "optimal", "{r}");
+        assert!((r["score"].as_f64().unwrap() - optimum).abs() < 1e-6, "{r}");
+        assert_eq!(
+            r["highs_params"],
+            serde_json::json!({"presolve": "off", "mip_heuristic_effort": "0.3"}),
+            "{r}"
+        );
+    }
+    for (extra, needle) in [
+        (
+            &["--backend", "highs", "--highs-param", "bogus=1"][..],
+            "no option `bogus`",
+        ),
+        (
+            &["--backend", "highs", "--highs-param", "mip_max_nodes=x"],
+            "takes an integer, not `x`",
+        ),
+        (
+            &["--backend", "highs", "--highs-param", "time_limit=5"],
+            "set by bnsl (use --time-limit)",
+        ),
+        (
+            &["--backend", "highs", "--highs-param", "objective_bound=0"],
+            "unproven",
+        ),
+        (
+            &["--highs-param", "presolve=off"],
+            "applies to the HiGHS back-end only (this run uses scip)",
+        ),
+        (
+            &["--backend", "cbc", "--highs-param", "presolve=off"],
+            "--highs-param needs --backend highs",
+        ),
+    ] {
+        ilp_fails_with(&file, extra, &[needle]);
+    }
+}
+
 /// CBC's cut callback runs from CBC's parallel tree: with two threads and the
 /// heuristic separation alone (which leaves cycles to the nodes), CBC branches and still
 /// proves SCIP's optimum.

@@ -101,8 +101,15 @@ pub struct IlpArgs {
     /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable; SCIP only): any SCIP
     /// parameter (e.g. separating/maxrounds=5), or one of the engine's own settings
     /// (bnsl/sub_ip_depth, bnsl/sub_ip_branching, bnsl/heuristic_depth, ...). See README.
-    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_scip_param)]
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_name_value)]
     pub scip_param: Vec<(String, String)>,
+    /// A HiGHS option, NAME=VALUE (repeatable; HiGHS only), e.g. presolve=off or
+    /// mip_heuristic_effort=0.2: set on every solve of the program (not on the
+    /// separation sub-IPs), typed and checked by HiGHS. Options bnsl sets from its own
+    /// flags (time_limit, mip_rel_gap, threads, ...) and settings that would leave an
+    /// answer unproven (objective_bound, solve_relaxation, solver=pdlp, ...) are refused.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_name_value)]
+    pub highs_param: Vec<(String, String)>,
     /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1,
     /// or no time limit when --restarts is given) first; a file name reads the DAG from
     /// that file (text, JSON, model string or BIF, as `bnsl verify --dag` reads). The
@@ -147,7 +154,7 @@ fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
     }
 }
 
-fn parse_scip_param(text: &str) -> Result<(String, String), String> {
+fn parse_name_value(text: &str) -> Result<(String, String), String> {
     let (name, value) = text
         .split_once('=')
         .ok_or_else(|| format!("`{text}` is not NAME=VALUE"))?;
@@ -174,6 +181,7 @@ impl IlpArgs {
             ("--solver-log", self.solver_log),
             ("--log-progress", self.log_progress),
             ("--scip-param", !self.scip_param.is_empty()),
+            ("--highs-param", !self.highs_param.is_empty()),
             ("--warm-start", self.warm_start.is_some()),
         ];
         given
@@ -183,7 +191,7 @@ impl IlpArgs {
     }
 
     /// Checks that the ILP flags fit `method`: none without `--method ilp`, and SCIP's
-    /// parameters only with SCIP.
+    /// and HiGHS's parameters only with their back-ends.
     fn check_used_by(&self, method: Method) -> anyhow::Result<()> {
         let given = self.given_flags();
         if method != Method::Ilp && !given.is_empty() {
@@ -193,6 +201,9 @@ impl IlpArgs {
         if let Some(backend) = self.backend.as_deref() {
             if backend != "scip" && !self.scip_param.is_empty() {
                 bail!("--scip-param needs --backend scip (got --backend {backend})");
+            }
+            if backend != "highs" && !self.highs_param.is_empty() {
+                bail!("--highs-param needs --backend highs (got --backend {backend})");
             }
         }
         Ok(())
@@ -218,6 +229,7 @@ impl IlpArgs {
                 ..IlpOptions::default()
             },
             scip_params: self.scip_param.clone(),
+            highs_params: self.highs_param.clone(),
             log_progress: self.log_progress,
             warm_start: self.warm_start.as_ref().map(|arg| match arg {
                 WarmStartArg::Asobs(seconds) => WarmStart::Asobs(AsobsOptions {

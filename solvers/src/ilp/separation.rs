@@ -15,9 +15,9 @@ use bnsl_formulations::{ClusterCut, FamilyIlp};
 pub fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
     #[cfg(feature = "highs")]
     {
-        Some(Box::new(crate::milp::highs::TunedHighs {
-            options: light_highs_options(),
-        }))
+        Some(Box::new(crate::milp::highs::HighsBackend::with_options(
+            light_highs_options(),
+        )))
     }
     #[cfg(not(feature = "highs"))]
     {
@@ -35,11 +35,11 @@ pub fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
 /// pools keep the LPs short. Measured on alarm1000 (SCIP branch and cut, sub-IP at the
 /// root): 120 sub-IPs took 9.4 s with HiGHS's defaults, 5.5 s with these.
 #[cfg(feature = "highs")]
-fn light_highs_options() -> Vec<(&'static str, crate::milp::highs::HighsOption)> {
+fn light_highs_options() -> Vec<(String, crate::milp::highs::HighsOption)> {
     use crate::milp::highs::HighsOption::{Bool, Int, Real, Text};
-    vec![
+    [
         ("mip_max_improving_sols", Int(1)),
-        ("presolve", Text("off")),
+        ("presolve", Text("off".into())),
         ("mip_heuristic_run_feasibility_jump", Bool(false)),
         ("mip_heuristic_effort", Real(0.0)),
         ("mip_detect_symmetry", Bool(false)),
@@ -47,6 +47,9 @@ fn light_highs_options() -> Vec<(&'static str, crate::milp::highs::HighsOption)>
         ("mip_pool_soft_limit", Int(100)),
         ("mip_lp_age_limit", Int(3)),
     ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value))
+    .collect()
 }
 
 /// How one separation round went.

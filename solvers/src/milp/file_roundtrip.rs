@@ -174,7 +174,9 @@ fn check_file(model: &MilpModel, path: &Path, optimum: f64, sign: f64) {
 }
 
 fn round_trip(model: &MilpModel) {
-    let memory = HighsBackend.solve(model, &Limits::default()).unwrap();
+    let memory = HighsBackend::default()
+        .solve(model, &Limits::default())
+        .unwrap();
     assert_eq!(memory.status, Status::Optimal, "{memory:?}");
     let optimum = memory.objective.unwrap();
     let dir = tempfile::tempdir().unwrap();

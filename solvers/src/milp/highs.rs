@@ -13,15 +13,51 @@ use bnsl_formulations::milp::{MilpModel, Sense};
 use highs::{
     ColProblem, HighsModelStatus, HighsOptionValue, HighsSolutionStatus, Model, SolvedModel,
 };
-use std::ffi::{c_char, c_int, c_void, CStr};
+use std::ffi::{c_char, c_int, c_void, CStr, CString};
 use std::time::Instant;
 
 const NAME: &str = "highs";
 
 /// Solves models with HiGHS. Honours every [`Limits`] field; the gap is HiGHS's
-/// `mip_rel_gap`, set to 0 when no gap is given (HiGHS's own default is 1e-4).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HighsBackend;
+/// `mip_rel_gap`, set to 0 when no gap is given (HiGHS's own default is 1e-4). Extra
+/// HiGHS options, if any, are set after those of the limits.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HighsBackend {
+    options: Vec<(String, HighsOption)>,
+}
+
+impl HighsBackend {
+    /// HiGHS with `options` set after the limits' (for instance lighter settings for
+    /// the many small separation sub-IPs).
+    pub fn with_options(options: Vec<(String, HighsOption)>) -> Self {
+        HighsBackend { options }
+    }
+
+    /// HiGHS with a user's options (`--highs-param NAME=VALUE`): each value is parsed
+    /// by the type HiGHS declares for the option and checked by HiGHS. Refused: an
+    /// option HiGHS does not have, a value it rejects, an option bnsl sets from its own
+    /// flags, and a setting that would make HiGHS's answers prove something else (see
+    /// [`refusal`]).
+    pub fn with_user_options(params: &[(String, String)]) -> Result<Self, SolverError> {
+        let scratch = Scratch::new()?;
+        let options = params
+            .iter()
+            .map(|(name, text)| {
+                let value = scratch.typed(name, text)?;
+                match refusal(name, &value) {
+                    Some(why) => Err(error(format!("option `{name}`: {why}"))),
+                    None => Ok((name.clone(), value)),
+                }
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Self::with_options(options))
+    }
+
+    /// The extra options, as set.
+    pub fn options(&self) -> &[(String, HighsOption)] {
+        &self.options
+    }
+}
 
 impl MilpBackend for HighsBackend {
     fn name(&self) -> &'static str {
@@ -29,7 +65,7 @@ impl MilpBackend for HighsBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run(model, limits, None, None)
+        run(model, limits, None, None, &self.options)
     }
 
     fn warm_start(&self) -> Option<&dyn WarmStart> {
@@ -51,7 +87,7 @@ impl WarmStart for HighsBackend {
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
         check_start(NAME, model, start)?;
-        run(model, limits, Some(start), None)
+        run(model, limits, Some(start), None, &self.options)
     }
 }
 
@@ -68,12 +104,12 @@ impl Watched for HighsBackend {
         if let Some(start) = start {
             check_start(NAME, model, start)?;
         }
-        run(model, limits, start, Some(watch))
+        run(model, limits, start, Some(watch), &self.options)
     }
 }
 
 /// A value of a HiGHS option.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum HighsOption {
     /// A bool option.
     Bool(bool),
@@ -82,25 +118,140 @@ pub enum HighsOption {
     /// A double option.
     Real(f64),
     /// A string option.
-    Text(&'static str),
+    Text(String),
 }
 
-/// HiGHS with extra options, set after the limits (for instance lighter settings for
-/// the many small separation sub-IPs).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct TunedHighs {
-    /// (HiGHS option name, value) pairs.
-    pub options: Vec<(&'static str, HighsOption)>,
+impl std::fmt::Display for HighsOption {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HighsOption::Bool(b) => write!(f, "{b}"),
+            HighsOption::Int(i) => write!(f, "{i}"),
+            HighsOption::Real(x) => write!(f, "{x}"),
+            HighsOption::Text(t) => write!(f, "{t}"),
+        }
+    }
 }
 
-impl MilpBackend for TunedHighs {
-    fn name(&self) -> &'static str {
-        NAME
+/// Options bnsl sets itself, and how each is set.
+const SET_BY_BNSL: &[(&str, &str)] = &[
+    ("output_flag", "use --solver-log"),
+    ("log_to_console", "use --solver-log"),
+    ("time_limit", "use --time-limit"),
+    ("mip_rel_gap", "use --gap"),
+    ("mip_abs_gap", "use --gap"),
+    ("threads", "use --threads"),
+    ("random_seed", "use --seed"),
+    (
+        "mip_max_improving_sols",
+        "the cut loop sets it for each MIP round",
+    ),
+];
+
+/// Why a user may not set `name` to `value`, if so: bnsl sets it from a flag, or HiGHS's
+/// "optimal" and "infeasible" would no longer be proofs for the program: an objective
+/// cutoff (`objective_bound`, `objective_target`) can make a feasible program
+/// "infeasible"; `solve_relaxation` reports an LP point of a MILP; finite "infinities"
+/// (`infinite_bound`, `infinite_cost`) change the model; the first-order LP solver
+/// (`solver=pdlp`) and an interior point without crossover (`run_crossover=off`) end
+/// with approximate LP bounds.
+pub fn refusal(name: &str, value: &HighsOption) -> Option<String> {
+    if let Some((_, how)) = SET_BY_BNSL.iter().find(|(option, _)| *option == name) {
+        return Some(format!("set by bnsl ({how})"));
+    }
+    let changes_the_proof = match (name, value) {
+        ("objective_bound" | "objective_target", _) => true,
+        ("solve_relaxation", HighsOption::Bool(true)) => true,
+        ("infinite_bound" | "infinite_cost", _) => true,
+        ("solver", HighsOption::Text(t)) => t.eq_ignore_ascii_case("pdlp"),
+        ("run_crossover", HighsOption::Text(t)) => t.eq_ignore_ascii_case("off"),
+        _ => false,
+    };
+    changes_the_proof.then(|| {
+        format!("`{name}={value}` would make HiGHS's optimal or infeasible answers unproven")
+    })
+}
+
+/// A bare HiGHS instance, silent, for asking about options.
+struct Scratch(*mut c_void);
+
+impl Scratch {
+    fn new() -> Result<Self, SolverError> {
+        // SAFETY: plain constructor; the instance is destroyed in `drop`.
+        let ptr = unsafe { highs_sys::Highs_create() };
+        if ptr.is_null() {
+            return Err(error("cannot create a HiGHS instance".into()));
+        }
+        let scratch = Scratch(ptr);
+        scratch.set("output_flag", &HighsOption::Bool(false))?;
+        Ok(scratch)
     }
 
-    fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run_with(model, limits, None, None, &self.options)
+    /// `text` as a value of the option `name`, of the type HiGHS declares for it,
+    /// accepted by HiGHS.
+    fn typed(&self, name: &str, text: &str) -> Result<HighsOption, SolverError> {
+        let c_name = c_string(name)?;
+        let mut kind: highs_sys::HighsInt = -1;
+        // SAFETY: live instance, NUL-terminated name, writable `kind`.
+        let status = unsafe { highs_sys::Highs_getOptionType(self.0, c_name.as_ptr(), &mut kind) };
+        if status != highs_sys::STATUS_OK {
+            return Err(error(format!("no option `{name}`")));
+        }
+        let wrong = |what: &str| error(format!("option `{name}` takes {what}, not `{text}`"));
+        let value = match kind {
+            highs_sys::kHighsOptionTypeBool => match text {
+                "true" | "on" | "1" => HighsOption::Bool(true),
+                "false" | "off" | "0" => HighsOption::Bool(false),
+                _ => return Err(wrong("true or false")),
+            },
+            highs_sys::kHighsOptionTypeInt => {
+                HighsOption::Int(text.parse().map_err(|_| wrong("an integer"))?)
+            }
+            highs_sys::kHighsOptionTypeDouble => match text.parse::<f64>() {
+                Ok(x) if x.is_finite() => HighsOption::Real(x),
+                _ => return Err(wrong("a finite number")),
+            },
+            _ => HighsOption::Text(text.to_string()),
+        };
+        self.set(name, &value)?;
+        Ok(value)
     }
+
+    fn set(&self, name: &str, value: &HighsOption) -> Result<(), SolverError> {
+        let c_name = c_string(name)?;
+        // SAFETY: live instance; NUL-terminated strings that outlive the calls.
+        let status = unsafe {
+            match value {
+                HighsOption::Bool(b) => {
+                    highs_sys::Highs_setBoolOptionValue(self.0, c_name.as_ptr(), (*b).into())
+                }
+                HighsOption::Int(i) => {
+                    highs_sys::Highs_setIntOptionValue(self.0, c_name.as_ptr(), *i)
+                }
+                HighsOption::Real(x) => {
+                    highs_sys::Highs_setDoubleOptionValue(self.0, c_name.as_ptr(), *x)
+                }
+                HighsOption::Text(t) => {
+                    let c_value = c_string(t)?;
+                    highs_sys::Highs_setStringOptionValue(self.0, c_name.as_ptr(), c_value.as_ptr())
+                }
+            }
+        };
+        match status == highs_sys::STATUS_OK {
+            true => Ok(()),
+            false => Err(error(format!("option `{name}` rejects `{value}`"))),
+        }
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        // SAFETY: the instance made in `new`, destroyed once.
+        unsafe { highs_sys::Highs_destroy(self.0) };
+    }
+}
+
+fn c_string(text: &str) -> Result<CString, SolverError> {
+    CString::new(text).map_err(|_| error(format!("`{text}` contains a NUL byte")))
 }
 
 fn run(
@@ -108,16 +259,7 @@ fn run(
     limits: &Limits,
     start: Option<&[f64]>,
     watch: Option<&MipWatch>,
-) -> Result<MilpOutcome, SolverError> {
-    run_with(model, limits, start, watch, &[])
-}
-
-fn run_with(
-    model: &MilpModel,
-    limits: &Limits,
-    start: Option<&[f64]>,
-    watch: Option<&MipWatch>,
-    options: &[(&'static str, HighsOption)],
+    options: &[(String, HighsOption)],
 ) -> Result<MilpOutcome, SolverError> {
     limits.validate()?;
     if let Some(outcome) = trivial_outcome(model) {
@@ -127,12 +269,12 @@ fn run_with(
     let mut highs = build(model)?;
     configure(&mut highs, limits)?;
     watch_mip(&mut highs, watch)?;
-    for &(name, value) in options {
+    for (name, value) in options {
         match value {
-            HighsOption::Bool(b) => set_option(&mut highs, name, b)?,
-            HighsOption::Int(i) => set_option(&mut highs, name, i)?,
-            HighsOption::Real(x) => set_option(&mut highs, name, x)?,
-            HighsOption::Text(t) => set_option(&mut highs, name, t)?,
+            HighsOption::Bool(b) => set_option(&mut highs, name, *b)?,
+            HighsOption::Int(i) => set_option(&mut highs, name, *i)?,
+            HighsOption::Real(x) => set_option(&mut highs, name, *x)?,
+            HighsOption::Text(t) => set_option(&mut highs, name, t.as_str())?,
         }
     }
     if let Some(values) = start {
@@ -338,12 +480,80 @@ fn read_outcome(model: &MilpModel, solved: &SolvedModel) -> Result<MilpOutcome, 
 
 #[cfg(test)]
 mod tests {
-    use super::HighsBackend;
+    use super::{HighsBackend, HighsOption};
+    use crate::milp::{Limits, MilpBackend, Status};
 
-    crate::milp::testkit::backend_tests!(HighsBackend);
+    crate::milp::testkit::backend_tests!(HighsBackend::default());
 
     #[test]
     fn watched_solve_reports_as_it_goes() {
-        crate::milp::testkit::watched_solve_reports_as_it_goes(&HighsBackend);
+        crate::milp::testkit::watched_solve_reports_as_it_goes(&HighsBackend::default());
+    }
+
+    fn user(params: &[(&str, &str)]) -> Result<HighsBackend, String> {
+        let params: Vec<(String, String)> = params
+            .iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect();
+        HighsBackend::with_user_options(&params).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn user_options_take_the_type_highs_declares() {
+        let backend = user(&[
+            ("presolve", "off"),
+            ("mip_heuristic_effort", "0.2"),
+            ("mip_detect_symmetry", "false"),
+            ("mip_max_nodes", "100"),
+        ])
+        .unwrap();
+        assert_eq!(
+            backend.options(),
+            [
+                ("presolve".into(), HighsOption::Text("off".into())),
+                ("mip_heuristic_effort".into(), HighsOption::Real(0.2)),
+                ("mip_detect_symmetry".into(), HighsOption::Bool(false)),
+                ("mip_max_nodes".into(), HighsOption::Int(100)),
+            ]
+        );
+    }
+
+    #[test]
+    fn user_options_that_would_mislead_are_refused_with_the_reason() {
+        for (param, needle) in [
+            (("no_such_option", "1"), "no option `no_such_option`"),
+            (("mip_max_nodes", "many"), "takes an integer, not `many`"),
+            (("mip_heuristic_effort", "inf"), "takes a finite number"),
+            (("mip_detect_symmetry", "maybe"), "takes true or false"),
+            (
+                ("presolve", "sometimes"),
+                "option `presolve` rejects `sometimes`",
+            ),
+            (("time_limit", "5"), "set by bnsl (use --time-limit)"),
+            (("mip_rel_gap", "0.01"), "set by bnsl (use --gap)"),
+            (("objective_bound", "0"), "unproven"),
+            (("solve_relaxation", "true"), "unproven"),
+            (("solver", "pdlp"), "unproven"),
+        ] {
+            let message = user(&[param]).unwrap_err();
+            assert!(message.contains(needle), "{param:?}: {message}");
+        }
+        assert!(user(&[("solve_relaxation", "false"), ("solver", "ipm")]).is_ok());
+    }
+
+    /// A node limit of 1 stops the hard market-split instance at once: the option
+    /// reaches the solve.
+    #[test]
+    fn user_options_reach_the_solve() {
+        let model = crate::milp::testkit::market_split();
+        let limits = Limits {
+            time_limit: Some(30.0),
+            ..Limits::default()
+        };
+        let backend = user(&[("mip_max_nodes", "1")]).unwrap();
+        let outcome = backend.solve(&model, &limits).unwrap();
+        assert!(outcome.time_s < 10.0, "{outcome:?}");
+        assert_ne!(outcome.status, Status::Optimal, "{outcome:?}");
+        assert!(outcome.nodes.unwrap() <= 1, "{outcome:?}");
     }
 }

@@ -251,7 +251,7 @@ pub fn backends() -> Vec<Box<dyn MilpBackend>> {
     #[cfg(feature = "scip")]
     list.push(Box::new(scip::ScipBackend));
     #[cfg(feature = "highs")]
-    list.push(Box::new(highs::HighsBackend));
+    list.push(Box::new(highs::HighsBackend::default()));
     #[cfg(feature = "cbc")]
     list.push(Box::new(cbc::CbcBackend));
     list

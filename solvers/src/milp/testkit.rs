@@ -196,7 +196,7 @@ pub fn settings_accepted(backend: &dyn MilpBackend) {
 /// coefficients in 0..100, right-hand sides half the row sums, slack minimised): far
 /// too hard for branch and bound to finish in a second, though any point with enough
 /// slack is feasible.
-fn market_split() -> MilpModel {
+pub(crate) fn market_split() -> MilpModel {
     market_split_in(Sense::Minimize)
 }
 
