@@ -95,15 +95,13 @@ pub fn run_ilp(
 ) -> anyhow::Result<()> {
     let engine = with_highs_params(pick_backend(settings.backend.as_deref())?, settings)?;
     report.extra.insert("backend".into(), json!(engine.name()));
-    if !settings.highs_params.is_empty() {
-        let params: serde_json::Map<String, Value> = settings
-            .highs_params
-            .iter()
-            .map(|(name, value)| (name.clone(), json!(value)))
-            .collect();
-        report
-            .extra
-            .insert("highs_params".into(), Value::Object(params));
+    for (field, params) in [
+        ("scip_params", &settings.scip_params),
+        ("highs_params", &settings.highs_params),
+    ] {
+        if !params.is_empty() {
+            report.extra.insert(field.into(), params_json(params));
+        }
     }
     report
         .extra
@@ -210,6 +208,16 @@ pub fn pick_backend(name: Option<&str>) -> anyhow::Result<Box<dyn MilpBackend>> 
             anyhow!("no MILP back-end is compiled into this build; build with --features native")
         })
     })
+}
+
+/// `name=value` settings as a JSON object of strings, for the report.
+fn params_json(params: &[(String, String)]) -> Value {
+    Value::Object(
+        params
+            .iter()
+            .map(|(name, value)| (name.clone(), json!(value)))
+            .collect(),
+    )
 }
 
 /// `backend`, or HiGHS with the options of `--highs-param` when given; they are an error

@@ -535,6 +535,20 @@ fn highs_params_are_checked_and_reported() {
     }
 }
 
+/// `--scip-param` settings are recorded in the JSON too, as given.
+#[test]
+fn scip_params_are_reported() {
+    let file = scores("child_1000.BIC.palim3.jkl");
+    let r = ilp_json(&file, "scip", &["--scip-param", "bnsl/heuristic_depth=0"]);
+    assert_eq!(r["status"], "optimal", "{r}");
+    assert_eq!(
+        r["scip_params"],
+        serde_json::json!({"bnsl/heuristic_depth": "0"}),
+        "{r}"
+    );
+    assert!(ilp_json(&file, "scip", &[]).get("scip_params").is_none());
+}
+
 /// CBC's cut callback runs from CBC's parallel tree: with two threads and the
 /// heuristic separation alone (which leaves cycles to the nodes), CBC branches and still
 /// proves SCIP's optimum.
