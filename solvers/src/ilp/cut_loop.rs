@@ -13,7 +13,7 @@
 //!    (`SolutionBudget`; HiGHS, SCIP, and CBC with node cuts): the solver would
 //!    otherwise go on to prove a cyclic solution optimal for the program, a search
 //!    whose only yield is that solution's cuts. On a back-end with a cut callback (CBC,
-//!    [`NodeCuts`](crate::milp::NodeCuts)) each round is a branch and cut: the solver
+//!    [`NodeCuts`]) each round is a branch and cut: the solver
 //!    separates cluster cuts at its nodes ([`ClusterSeparator`]), and the clusters it
 //!    found join the program of the rounds after. An
 //!    acyclic solution proven optimal for the program is optimal for the problem (the
