@@ -32,24 +32,27 @@ pub fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
 /// HiGHS settings for the separation sub-IPs: any feasible solution is a violated
 /// cluster, so the solve stops at the first one; presolve, symmetry detection, restarts
 /// and primal heuristics cost more than they save on these small programs, and small cut
-/// pools keep the LPs short. Measured on alarm1000 (SCIP branch and cut, sub-IP at the
-/// root): 120 sub-IPs took 9.4 s with HiGHS's defaults, 5.5 s with these.
+/// pools keep the LPs short (the program options of every HiGHS solve of bnsl's).
+/// Measured on alarm1000 (SCIP branch and cut, sub-IP at the root): 120 sub-IPs took
+/// 9.4 s with HiGHS's defaults, 5.5 s with these.
 #[cfg(feature = "highs")]
 fn light_highs_options() -> Vec<(String, crate::milp::highs::HighsOption)> {
+    use crate::milp::highs::HighsBackend;
     use crate::milp::highs::HighsOption::{Bool, Int, Real, Text};
-    [
+    let light = [
         ("mip_max_improving_sols", Int(1)),
         ("presolve", Text("off".into())),
         ("mip_heuristic_run_feasibility_jump", Bool(false)),
         ("mip_heuristic_effort", Real(0.0)),
         ("mip_detect_symmetry", Bool(false)),
         ("mip_allow_restart", Bool(false)),
-        ("mip_pool_soft_limit", Int(100)),
-        ("mip_lp_age_limit", Int(3)),
     ]
     .into_iter()
-    .map(|(name, value)| (name.to_string(), value))
-    .collect()
+    .map(|(name, value)| (name.to_string(), value));
+    HighsBackend::program_options()
+        .into_iter()
+        .chain(light)
+        .collect()
 }
 
 /// How one separation round went.
