@@ -244,29 +244,42 @@ impl Scratch {
     }
 
     fn set(&self, name: &str, value: &HighsOption) -> Result<(), SolverError> {
-        let c_name = c_string(name)?;
-        // SAFETY: live instance; NUL-terminated strings that outlive the calls.
-        let status = unsafe {
-            match value {
-                HighsOption::Bool(b) => {
-                    highs_sys::Highs_setBoolOptionValue(self.0, c_name.as_ptr(), (*b).into())
-                }
-                HighsOption::Int(i) => {
-                    highs_sys::Highs_setIntOptionValue(self.0, c_name.as_ptr(), *i)
-                }
-                HighsOption::Real(x) => {
-                    highs_sys::Highs_setDoubleOptionValue(self.0, c_name.as_ptr(), *x)
-                }
-                HighsOption::Text(t) => {
-                    let c_value = c_string(t)?;
-                    highs_sys::Highs_setStringOptionValue(self.0, c_name.as_ptr(), c_value.as_ptr())
-                }
+        // SAFETY: `self.0` is the live instance made in `new`.
+        unsafe { set_highs_option(self.0, name, value) }
+    }
+}
+
+/// Sets the option `name` of the HiGHS instance `highs` to `value`: the one place that
+/// turns a [`HighsOption`] into HiGHS's setter of its type.
+///
+/// # Safety
+/// `highs` is a live HiGHS instance.
+unsafe fn set_highs_option(
+    highs: *mut c_void,
+    name: &str,
+    value: &HighsOption,
+) -> Result<(), SolverError> {
+    let c_name = c_string(name)?;
+    // SAFETY: live instance (the caller's promise); NUL-terminated strings that outlive
+    // the calls.
+    let status = unsafe {
+        match value {
+            HighsOption::Bool(b) => {
+                highs_sys::Highs_setBoolOptionValue(highs, c_name.as_ptr(), (*b).into())
             }
-        };
-        match status == highs_sys::STATUS_OK {
-            true => Ok(()),
-            false => Err(error(format!("option `{name}` rejects `{value}`"))),
+            HighsOption::Int(i) => highs_sys::Highs_setIntOptionValue(highs, c_name.as_ptr(), *i),
+            HighsOption::Real(x) => {
+                highs_sys::Highs_setDoubleOptionValue(highs, c_name.as_ptr(), *x)
+            }
+            HighsOption::Text(t) => {
+                let c_value = c_string(t)?;
+                highs_sys::Highs_setStringOptionValue(highs, c_name.as_ptr(), c_value.as_ptr())
+            }
         }
+    };
+    match status == highs_sys::STATUS_OK {
+        true => Ok(()),
+        false => Err(error(format!("option `{name}` rejects `{value}`"))),
     }
 }
 
@@ -297,12 +310,8 @@ fn run(
     configure(&mut highs, limits)?;
     watch_mip(&mut highs, watch)?;
     for (name, value) in options {
-        match value {
-            HighsOption::Bool(b) => set_option(&mut highs, name, *b)?,
-            HighsOption::Int(i) => set_option(&mut highs, name, *i)?,
-            HighsOption::Real(x) => set_option(&mut highs, name, *x)?,
-            HighsOption::Text(t) => set_option(&mut highs, name, t.as_str())?,
-        }
+        // SAFETY: `highs` is the live instance built above.
+        unsafe { set_highs_option(highs.as_mut_ptr(), name, value)? };
     }
     if let Some(values) = start {
         highs
