@@ -22,7 +22,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// Output formats for a DAG.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum DagFormat {
     /// Parent lists, one line per node (`child <- p1, p2`).
     Txt,

@@ -3,26 +3,27 @@
 //! set a candidate, score recomputed) → report.
 
 use crate::data::{load_data, LoadOptions};
+use crate::error::LearnError;
 use crate::fio::read_scores;
-use crate::ilp::{run_ilp, IlpSettings};
+use crate::ilp::{run_ilp, IlpSettings, WarmStart};
 use crate::mb::{allowed_parents, CiOptions, Restriction};
-use crate::progress;
+use crate::observe::Observer;
 use crate::report::{LearnReport, Status};
 use crate::scores::{
     generate_candidates, select_candidates, CandidateOptions, GenerationStats, LocalScorer,
     ScoreKind, Search, SelectionOptions,
 };
-use anyhow::{bail, Context};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{asobs_search_with_progress, AsobsOptions, HeuristicError, Rule};
-use bnsl_solvers::ilp::IlpProgress;
+use bnsl_solvers::StopToken;
 use serde_json::json;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 /// Whether an input file holds data or local scores.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum InputKind {
     /// Decide by the file name: `.csv`, `.dat`, `.txt` (optionally `.gz`) are data,
     /// anything else is a score file.
@@ -64,7 +65,7 @@ pub struct ScoringSetup {
     /// Restrict each variable's candidate parents to its discovered PC set or Markov
     /// blanket (found by BAMB with these test settings) before scoring.
     pub restrict: Option<(Restriction, CiOptions)>,
-    /// Anytime exploration (seed 001 §3) instead of the level-wise generator, if asked.
+    /// Anytime exploration (Scanagatta et al. 2015, §3) instead of the level-wise generator, if asked.
     pub selection: Option<SelectionSetup>,
 }
 
@@ -124,19 +125,26 @@ pub struct ScoredData {
     pub score_s: f64,
 }
 
-/// Scores a data set into a candidate table, with a progress bar on a terminal.
-pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<ScoredData> {
+/// Scores a data set into a candidate table; `observer` sees the scoring stage.
+pub fn score_data(
+    path: &Path,
+    setup: &ScoringSetup,
+    observer: &dyn Observer,
+) -> Result<ScoredData, LearnError> {
     let start = Instant::now();
     let data = load_data(path, &setup.load)?;
     let load_s = start.elapsed().as_secs_f64();
     if data.n_rows() == 0 {
-        bail!("{}: the data set has no rows", path.display());
+        return Err(LearnError::NoRows(path.to_path_buf()));
     }
     let start = Instant::now();
     let mut candidates = setup.candidates.clone();
     if let Some((restriction, ci)) = setup.restrict {
-        let (allowed, _) = allowed_parents(&data, restriction, ci)
-            .with_context(|| format!("{}: --candidates", path.display()))?;
+        let (allowed, _) =
+            allowed_parents(&data, restriction, ci).map_err(|source| LearnError::Restriction {
+                path: path.to_path_buf(),
+                source,
+            })?;
         candidates.allowed_parents = Some(allowed);
     }
     let restrict_s = start.elapsed().as_secs_f64();
@@ -144,16 +152,16 @@ pub fn score_data(path: &Path, setup: &ScoringSetup) -> anyhow::Result<ScoredDat
     let scorer = LocalScorer::new(&data, setup.kind);
     let (table, stats) = match &setup.selection {
         None => {
-            let bar = crate::progress::counter("scoring families");
-            let out = generate_candidates(&scorer, &candidates, &|k| bar.inc(k));
-            bar.finish_and_clear();
+            observer.stage("scoring families", None);
+            let out = generate_candidates(&scorer, &candidates, &|k| observer.advance(k));
+            observer.stage_done();
             out
         }
         Some(sel) => {
             let opts = sel.options(data.n_vars(), &candidates);
-            let bar = crate::progress::bar(data.n_vars() as u64, "selecting parent sets");
-            let out = select_candidates(&scorer, &opts, &|| bar.inc(1));
-            bar.finish_and_clear();
+            observer.stage("selecting parent sets", Some(data.n_vars() as u64));
+            let out = select_candidates(&scorer, &opts, &|| observer.advance(1));
+            observer.stage_done();
             out
         }
     };
@@ -171,26 +179,48 @@ pub fn load_problem(
     path: &Path,
     kind: InputKind,
     setup: &ScoringSetup,
-) -> anyhow::Result<ScoreTable> {
+    observer: &dyn Observer,
+) -> Result<ScoreTable, LearnError> {
     if is_data_file(path, kind) {
-        Ok(score_data(path, setup)?.table)
+        Ok(score_data(path, setup, observer)?.table)
     } else {
         Ok(read_scores(path)?.table)
     }
 }
 
 /// The learning methods.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Method {
-    /// Exact dynamic programming over variable subsets (Silander & Myllymäki); n ≤ ~25.
+    /// Exact dynamic programming over variable subsets (Silander & Myllymäki 2006); at
+    /// most 30 variables, fast up to about 20.
     Dp,
-    /// Exact integer programming (GOBNILP's family-variable ILP) on a MILP back-end.
+    /// Exact integer programming (the family-variable ILP of GOBNILP, Bartlett & Cussens
+    /// 2017) on a MILP back-end.
     Ilp,
-    /// Ordering-based search: random orders, parents must precede children, swap local
-    /// search (seed 001 §4); a heuristic.
+    /// Ordering-based search (Teyssier & Koller 2005; Scanagatta et al. 2015): random
+    /// orders, parents must precede children, local search; a heuristic.
     Obs,
-    /// Acyclic-selection OBS (seed 001 §4): back-arcs allowed when acyclic; a heuristic.
+    /// Acyclic-selection OBS (Scanagatta et al. 2015): back-arcs allowed when they close
+    /// no cycle; a heuristic.
     Asobs,
+}
+
+/// Up to this many variables, dynamic programming is the faster exact method (or as fast
+/// as SCIP's branch and cut); beyond it, the DP's cost, exponential in the variables,
+/// soon outgrows the branch and cut's (see README, "Benchmark notes behind design
+/// choices").
+pub const DP_FASTER_UP_TO: usize = 20;
+
+/// The exact method for `table` when the user names none: dynamic programming up to
+/// [`DP_FASTER_UP_TO`] variables, or when no MILP back-end is compiled in; otherwise
+/// the ILP on the first back-end compiled in (SCIP's branch and cut where present).
+pub fn default_exact_method(table: &ScoreTable) -> Method {
+    if table.n() <= DP_FASTER_UP_TO || bnsl_solvers::milp::backends().is_empty() {
+        Method::Dp
+    } else {
+        Method::Ilp
+    }
 }
 
 impl Method {
@@ -216,6 +246,10 @@ pub struct LearnOptions {
     pub heuristic: AsobsOptions,
     /// Required/forbidden arcs and parent limits, applied to the table first.
     pub constraints: StructuralConstraints,
+    /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
+    /// engines and the order searches then report what they have. It replaces the
+    /// tokens inside `ilp` and `heuristic`.
+    pub stop: StopToken,
 }
 
 impl LearnOptions {
@@ -226,29 +260,26 @@ impl LearnOptions {
             ilp: IlpSettings::default(),
             heuristic: AsobsOptions::default(),
             constraints: StructuralConstraints::default(),
+            stop: StopToken::new(),
         }
     }
 }
-/// Runs the order search of `opts` (OBS or ASOBS) into `report`, with a progress line on
-/// a terminal. Heuristics prove nothing: status `feasible`, no bound.
+/// Runs the order search of `opts` (OBS or ASOBS) into `report`; `observer` sees every
+/// restart. Heuristics prove nothing: status `feasible`, no bound.
 fn run_order_search(
     table: &ScoreTable,
     rule: Rule,
     opts: &AsobsOptions,
     report: &mut LearnReport,
-) -> anyhow::Result<()> {
+    observer: &dyn Observer,
+) -> Result<(), LearnError> {
     let opts = AsobsOptions {
         rule,
         ..opts.clone()
     };
-    let bar = crate::progress::counter("order search restarts");
-    let result = asobs_search_with_progress(table, &opts, &|p| {
-        bar.set_position(p.restarts);
-        if let Some(best) = p.best {
-            bar.set_message(format!("order search, best {best:.3}, restarts"));
-        }
-    });
-    bar.finish_and_clear();
+    observer.stage("order search restarts", None);
+    let result = asobs_search_with_progress(table, &opts, &|p| observer.search(&p));
+    observer.stage_done();
     match result {
         Ok(res) => {
             report.status = Status::Feasible;
@@ -303,8 +334,13 @@ fn prepare(
 }
 
 /// Runs the method of `opts` on `table` (restricted by the constraints, dominated
-/// candidates dropped) and returns a report whose DAG has been checked against `table`.
-pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnReport> {
+/// candidates dropped) and returns a report whose DAG has been checked against `table`;
+/// `observer` sees the solver's progress.
+pub fn learn(
+    table: &ScoreTable,
+    opts: &LearnOptions,
+    observer: &dyn Observer,
+) -> Result<LearnReport, LearnError> {
     let start = Instant::now();
     let method = opts.method;
     let mut report = LearnReport {
@@ -331,35 +367,43 @@ pub fn learn(table: &ScoreTable, opts: &LearnOptions) -> anyhow::Result<LearnRep
                 report.dag = Some(res.dag);
             }
             Err(DpError::Infeasible) => report.status = Status::Infeasible,
-            Err(e) => return Err(e).context("dynamic programming failed"),
+            Err(e) => return Err(LearnError::Dp(e)),
         },
         Method::Ilp => {
-            let solved = if opts.ilp.log_progress {
-                let log = progress::IlpLog::new();
-                run_ilp(table, &opts.ilp, &mut report, &|p| log.record(p))
-            } else {
-                let line = progress::solver_line();
-                let show = |p: &IlpProgress| line.set_message(progress::describe_ilp(p));
-                let solved = run_ilp(table, &opts.ilp, &mut report, &show);
-                line.finish_and_clear();
-                solved
-            };
+            let mut ilp = opts.ilp.clone();
+            ilp.options.limits.stop = opts.stop.clone();
+            if let Some(WarmStart::Asobs(heuristic)) = &mut ilp.warm_start {
+                heuristic.stop = opts.stop.clone();
+            }
+            observer.stage("exact solve", None);
+            let solved = run_ilp(table, &ilp, &mut report, &|p| observer.ilp(p));
+            observer.stage_done();
             solved?;
         }
-        Method::Obs => run_order_search(table, Rule::Obs, &opts.heuristic, &mut report)?,
-        Method::Asobs => run_order_search(table, Rule::Asobs, &opts.heuristic, &mut report)?,
+        Method::Obs | Method::Asobs => {
+            let rule = if method == Method::Obs {
+                Rule::Obs
+            } else {
+                Rule::Asobs
+            };
+            let heuristic = AsobsOptions {
+                stop: opts.stop.clone(),
+                ..opts.heuristic.clone()
+            };
+            run_order_search(table, rule, &heuristic, &mut report, observer)?
+        }
     }
-    if bnsl_solvers::interrupt::requested() {
+    if opts.stop.is_stopped() {
         report.extra.insert("interrupted".into(), json!(true));
     }
     report.time_s = start.elapsed().as_secs_f64();
     if let Some(dag) = &report.dag {
-        let score = dag
-            .check(table_in)
-            .context("the solver returned a DAG that fails verification")?;
+        let score = dag.check(table_in).map_err(LearnError::Unverified)?;
         if let Some(bound) = report.bound {
             if score < bound - 1e-6 * bound.abs().max(1.0) && report.status == Status::Optimal {
-                bail!("internal error: the verified score {score} is below the proved optimum {bound}");
+                return Err(LearnError::Internal(format!(
+                    "the verified score {score} is below the proved optimum {bound}"
+                )));
             }
         }
         report.score = Some(score);

@@ -3,32 +3,10 @@
 
 use crate::dag_io::parents_map;
 use bnsl_formulations::Dag;
+use bnsl_solvers::milp::relative_gap;
 use serde_json::{json, Map, Value};
 
-/// How far a run got.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Status {
-    /// The DAG is proved optimal (bound = score).
-    Optimal,
-    /// A DAG was found but not proved optimal.
-    Feasible,
-    /// No DAG was found and nothing was proved.
-    Unknown,
-    /// No DAG satisfies the candidates and constraints.
-    Infeasible,
-}
-
-impl Status {
-    /// The lower-case name used in JSON and on the terminal.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Optimal => "optimal",
-            Status::Feasible => "feasible",
-            Status::Unknown => "unknown",
-            Status::Infeasible => "infeasible",
-        }
-    }
-}
+pub use bnsl_solvers::milp::Status;
 
 /// A verified learning result.
 #[derive(Clone, Debug)]
@@ -55,7 +33,7 @@ impl LearnReport {
     /// Relative gap `(bound − score) / |score|` (0 when proved optimal), if both are known.
     pub fn gap(&self) -> Option<f64> {
         match (self.score, self.bound) {
-            (Some(s), Some(b)) => Some(((b - s) / s.abs().max(1e-10)).max(0.0)),
+            (Some(s), Some(b)) => Some(relative_gap(s, b)),
             _ => None,
         }
     }

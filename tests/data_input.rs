@@ -4,11 +4,13 @@
 //! samples reproduce their network's CPTs; the shipped samples are what `bnsl sample`
 //! draws.
 
-use bnsl::cli::sample as sample_cli;
+mod common;
+
 use bnsl::data::{
     load_data, read_bif, sample, write_bif, write_csv, write_dat, BayesNet, DataFormat, DataSet,
     Header, LoadOptions,
 };
+use common::bnsl;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -236,16 +238,17 @@ fn cli_reports_bad_networks_with_file_and_line() {
         "bad.bif",
         "variable A { type discrete [ 2 ] { a0, a1 }; }\nprobability ( A ) { table 0.2, 0.2; }\n",
     );
-    let args = sample_cli::Args {
-        network: path,
-        rows: 10,
-        seed: 1,
-        output: Some(dir.path().join("out.csv")),
-        format: None,
-        states: None,
-        no_header: false,
-    };
-    let msg = format!("{:#}", sample_cli::run(args).unwrap_err());
+    let out = dir.path().join("out.csv");
+    let run = bnsl(&[
+        "sample",
+        path.to_str().unwrap(),
+        "-n",
+        "10",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!run.status.success());
+    let msg = String::from_utf8_lossy(&run.stderr);
     assert!(
         msg.contains("bad.bif:2: the probabilities of `A` sum to 0.4"),
         "{msg}"
@@ -428,18 +431,24 @@ fn shipped_samples_are_reproduced_by_bnsl_sample() {
         let shipped = std::fs::read(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let dir = TempDir::new().unwrap();
         let out = dir.path().join("out.csv");
-        let args = sample_cli::Args {
-            network: repo()
-                .join("instances/networks")
-                .join(format!("{name}.bif")),
-            rows,
-            seed: 1,
-            output: Some(out.clone()),
-            format: None,
-            states: None,
-            no_header: false,
-        };
-        sample_cli::run(args).unwrap();
+        let network = repo()
+            .join("instances/networks")
+            .join(format!("{name}.bif"));
+        let run = bnsl(&[
+            "sample",
+            network.to_str().unwrap(),
+            "-n",
+            &rows.to_string(),
+            "--seed",
+            "1",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         assert!(
             std::fs::read(&out).unwrap() == shipped,
             "{} differs from `bnsl sample … --seed 1`",
@@ -478,17 +487,25 @@ fn dat_output_by_extension_and_states_as_codes() {
     let dir = TempDir::new().unwrap();
     let net_path = repo().join("instances/networks/survey.bif");
     let net = read_bif(&net_path).unwrap();
-    let run = |output: &Path, states| {
-        let args = sample_cli::Args {
-            network: net_path.clone(),
-            rows: 200,
-            seed: 3,
-            output: Some(output.to_path_buf()),
-            format: None,
-            states,
-            no_header: false,
-        };
-        sample_cli::run(args)
+    let run = |output: &Path, states: Option<&str>| {
+        let mut args = vec![
+            "sample",
+            net_path.to_str().unwrap(),
+            "-n",
+            "200",
+            "--seed",
+            "3",
+            "-o",
+            output.to_str().unwrap(),
+        ];
+        if let Some(style) = states {
+            args.extend(["--states", style]);
+        }
+        let out = bnsl(&args);
+        match out.status.success() {
+            true => Ok(()),
+            false => Err(String::from_utf8_lossy(&out.stderr).into_owned()),
+        }
     };
     let dat = dir.path().join("s.dat");
     run(&dat, None).unwrap();
@@ -499,13 +516,13 @@ fn dat_output_by_extension_and_states_as_codes() {
         sample(&net, 200, 3)
     );
     let codes = dir.path().join("s.csv");
-    run(&codes, Some(sample_cli::StateStyle::Codes)).unwrap();
+    run(&codes, Some("codes")).unwrap();
     assert_eq!(
         load_data(&codes, &LoadOptions::with_network(&net)).unwrap(),
         sample(&net, 200, 3)
     );
     assert!(
-        run(&dat, Some(sample_cli::StateStyle::Names)).is_err(),
+        run(&dat, Some("names")).is_err(),
         "--states is for CSV only"
     );
 }

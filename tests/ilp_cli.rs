@@ -355,7 +355,52 @@ fn bad_ilp_options_are_clear_errors() {
     ilp_fails_with(
         &file,
         &["--backend", "highs", "--scip-param", "limits/gap=0.1"],
-        &["--scip-param needs --backend scip"],
+        &["option `limits/gap` is for the scip back-end, but this run uses highs"],
+    );
+    // Back-end options are the back-end's to check: CBC takes none.
+    ilp_fails_with(
+        &file,
+        &["--backend", "cbc", "--backend-param", "presolve=off"],
+        &["cbc: takes no options (got `presolve`)"],
+    );
+}
+
+/// With no --method, `learn` proves the optimum by the faster exact method and says
+/// which: DP on 20 variables or fewer, SCIP's branch and cut above.
+#[test]
+fn no_method_proves_the_optimum_with_the_faster_exact_engine() {
+    for (name, method, engine) in [
+        ("child_1000.BDeu1.palim3.jkl", "dp", "dynamic programming"),
+        (
+            "alarm_1000.BDeu1.palim3.jkl",
+            "ilp",
+            "the family ILP on scip (branch and cut)",
+        ),
+    ] {
+        let file = scores(name);
+        let out = bnsl(&["learn", &file, "--json"]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{name}: {stderr}");
+        assert!(stderr.contains(engine), "{name}: {stderr}");
+        let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            (r["method"].as_str(), r["status"].as_str()),
+            (Some(method), Some("optimal")),
+            "{r}"
+        );
+    }
+    // An ILP flag alone asks for the ILP.
+    let r = learn_json(&[
+        "learn",
+        &scores("sachs_1000.BDeu1.palim3.jkl"),
+        "--backend",
+        "highs",
+        "--json",
+    ]);
+    assert_eq!(
+        (r["method"].as_str(), r["backend"].as_str()),
+        (Some("ilp"), Some("highs")),
+        "{r}"
     );
 }
 
@@ -524,11 +569,11 @@ fn highs_params_are_checked_and_reported() {
         ),
         (
             &["--highs-param", "presolve=off"],
-            "applies to the HiGHS back-end only (this run uses scip)",
+            "option `presolve` is for the highs back-end, but this run uses scip",
         ),
         (
             &["--backend", "cbc", "--highs-param", "presolve=off"],
-            "--highs-param needs --backend highs",
+            "(give --backend highs)",
         ),
     ] {
         ilp_fails_with(&file, extra, &[needle]);

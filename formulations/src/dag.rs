@@ -21,10 +21,20 @@ pub enum DagError {
     Cycle(Vec<String>),
     /// A node's parent set is not among its candidates.
     #[error("the parent set {{{}}} of `{var}` is not one of its candidate parent sets", parents.join(", "))]
-    NotACandidate { var: String, parents: Vec<String> },
+    NotACandidate {
+        /// The node.
+        var: String,
+        /// Its parents' names.
+        parents: Vec<String>,
+    },
     /// The graph and the table disagree on the number of nodes.
     #[error("the graph has {dag} nodes but the score table has {table}")]
-    SizeMismatch { dag: usize, table: usize },
+    SizeMismatch {
+        /// Nodes of the graph.
+        dag: usize,
+        /// Variables of the table.
+        table: usize,
+    },
 }
 
 impl Dag {

@@ -1,6 +1,6 @@
 //! The ordering formulation: the family-variable program made acyclic by continuous
 //! order variables, polynomial in size, so any MILP back-end solves it in one call
-//! (seed 003, §3.2: constraints (5a), (5b), (5e), (5f), without the treewidth part).
+//! (Nie et al. 2016, §3.2: constraints (5a), (5b), (5e), (5f), without the treewidth part).
 //!
 //! ```text
 //! maximise   Σ_v Σ_t σ(v, Π_t) · π(v, t)
@@ -10,7 +10,7 @@
 //!            Σ_{t : v ∈ Π_t} π(u, t) + Σ_{t : u ∈ Π_t} π(v, t) ≤ 1  for every pair {u, v}
 //! ```
 //!
-//! Seed 003 writes (5b) once per family and parent; since at most one family of v is
+//! Nie et al. 2016 write (5b) once per family and parent; since at most one family of v is
 //! chosen, summing the families of v that contain u gives one row per possible arc with
 //! the same integer solutions and a tighter relaxation. When u is a parent of v the row
 //! forces `o_u ≥ o_v + 1`: order values strictly decrease along every arc, so a node
@@ -19,7 +19,8 @@
 //! The last rows are the cluster constraints of the two-node clusters (no 2-cycles):
 //! redundant for integer solutions, polynomial in number (one per pair that can form a
 //! 2-cycle), and they close most of the gap the big-M rows (5b) leave in the LP
-//! relaxation — without them, even eight-node problems take CBC tens of seconds.
+//! relaxation — without them, even small problems take CBC long (see README, "Benchmark
+//! notes behind design choices").
 
 use crate::family::FamilyIlp;
 use crate::milp::{MilpModel, VarId};

@@ -26,13 +26,23 @@ pub enum ScoreTableError {
     NoCandidates(String),
     /// A candidate's score is NaN or infinite.
     #[error("variable `{var}`: score {score} is not a finite number")]
-    NonFiniteScore { var: String, score: f64 },
+    NonFiniteScore {
+        /// The variable.
+        var: String,
+        /// The score.
+        score: f64,
+    },
     /// A node lists itself as a parent.
     #[error("variable `{0}` lists itself as a parent")]
     SelfParent(String),
     /// A node lists the same parent set twice.
     #[error("variable `{var}`: parent set {parents:?} is listed twice")]
-    DuplicateParentSet { var: String, parents: Vec<String> },
+    DuplicateParentSet {
+        /// The variable.
+        var: String,
+        /// The parent set listed twice.
+        parents: Vec<String>,
+    },
     /// Two variables share a name.
     #[error("variable name `{0}` is used twice")]
     DuplicateName(String),
@@ -137,7 +147,7 @@ impl ScoreTable {
 
     /// The table without dominated candidates: a parent set is dropped when a proper
     /// subset of it is also a candidate and scores at least as well (the pruning rule
-    /// of seed 002, Lemma 1, applied to a given table: any DAG that uses the superset
+    /// of Liao et al. 2019, Lemma 1, applied to a given table: any DAG that uses the superset
     /// stays acyclic and scores no worse with the subset, so some optimal DAG avoids
     /// it). GOBNILP does the same to the score files it reads. Returns the table and
     /// the number of sets dropped.

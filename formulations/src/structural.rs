@@ -47,6 +47,16 @@ impl StructuralConstraints {
             && self.max_parents_of.is_empty()
     }
 
+    /// These constraints with the parent limit of every node lowered to `limit`, if
+    /// given (a command line's `--max-parents` beside a constraint file's
+    /// `max-parents`: the smaller one holds).
+    pub fn with_parent_limit(mut self, limit: Option<usize>) -> Self {
+        if let Some(k) = limit {
+            self.max_parents = Some(self.max_parents.map_or(k, |c| c.min(k)));
+        }
+        self
+    }
+
     /// The parent limit of node `v`, if any.
     pub fn limit_of(&self, v: usize) -> Option<usize> {
         self.max_parents_of
@@ -126,6 +136,19 @@ impl StructuralConstraints {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_smaller_parent_limit_holds() {
+        let file = StructuralConstraints {
+            max_parents: Some(2),
+            ..StructuralConstraints::default()
+        };
+        assert_eq!(file.clone().with_parent_limit(Some(3)).max_parents, Some(2));
+        assert_eq!(file.clone().with_parent_limit(Some(1)).max_parents, Some(1));
+        assert_eq!(file.clone().with_parent_limit(None), file);
+        let none = StructuralConstraints::default();
+        assert_eq!(none.with_parent_limit(Some(4)).max_parents, Some(4));
+    }
 
     fn table() -> ScoreTable {
         let c = |ps: &[usize], s| Candidate {

@@ -1,28 +1,28 @@
 //! Ctrl+C (SIGINT) as a request to stop a long solve early and report what it has, the
 //! way SCIP and GOBNILP treat it.
 //!
-//! [`catch_ctrl_c`] installs a handler that records the first SIGINT; engines poll
-//! [`requested`] between rounds and stop as at a time limit. A second SIGINT ends the
-//! process at once (exit code 130). SCIP and CBC install their own SIGINT handlers while
-//! they solve and stop their search on it without telling this module; their back-ends
-//! report such a stop through [`record`]. HiGHS ignores signals; its back-end polls
-//! [`requested`] from HiGHS's MIP-interrupt callback.
+//! [`catch_ctrl_c`] installs a handler that stops one [`StopToken`] at the first SIGINT;
+//! the solve holding that token stops as at a time limit. A second SIGINT ends the
+//! process at once (exit code 130). SCIP is told not to catch SIGINT itself (its
+//! back-ends watch the token instead) and HiGHS ignores signals.
 //!
-//! CBC needs more care: its handler is left installed after the solve, and it often
-//! drops the signal (one that came in its root processing, and on one program every
-//! one; see `milp::cbc`). Its
-//! back-end wraps each solve in a [`HandlerGuard`] and, while the solve runs, calls
-//! [`reclaim_sigint`]: this module's handler goes back in front, records the request
-//! and passes the signal on to CBC's. A solve that still does not stop is left
-//! running ([`abandon_solve`]) and the process ends after its report
+//! CBC needs more care: it installs a SIGINT handler of its own while it solves, leaves
+//! it installed after the solve, and often drops the signal (one that came in its root
+//! processing, and on one program every one; see `milp::cbc`). Its back-end wraps each
+//! solve in a [`HandlerGuard`] and, while the solve runs, calls [`reclaim_sigint`]: this
+//! module's handler goes back in front, stops the token and passes the signal on to
+//! CBC's. A token stopped without a signal reaches CBC through
+//! [`forward_stop_to_guarded_solver`]. A solve that still does not stop is left running
+//! ([`abandon_solve`]) and the process ends after its report
 //! ([`exit_if_a_solve_was_abandoned`]).
 
+use crate::stop::StopToken;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-static REQUESTED: AtomicBool = AtomicBool::new(false);
-static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// The flag of the token that SIGINT stops (leaked by [`catch_ctrl_c`]), null before.
+static TOKEN: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
 static ABANDONED: AtomicBool = AtomicBool::new(false);
 /// The handler of the solve in progress that [`on_sigint`] passes SIGINT on to
 /// (a `fn(c_int)` as an address), 0 for none.
@@ -30,26 +30,21 @@ static CHAINED: AtomicUsize = AtomicUsize::new(0);
 /// Whether a [`HandlerGuard`] is alive, that is a solver call with a handler of its own
 /// is in progress.
 static GUARDED: AtomicBool = AtomicBool::new(false);
+/// Whether the guarded solver's handler has been called since the guard was made.
+static FORWARDED: AtomicBool = AtomicBool::new(false);
 /// Orders [`reclaim_sigint`] against a guard's save and restore.
 static DISPOSITION: Mutex<()> = Mutex::new(());
 
-/// Whether the user asked to stop (a SIGINT since [`catch_ctrl_c`]).
-pub fn requested() -> bool {
-    REQUESTED.load(Ordering::SeqCst)
-}
-
-/// Records a stop request that a solver's own handler caught.
-pub fn record() {
-    REQUESTED.store(true, Ordering::SeqCst);
-}
-
 extern "C" fn on_sigint(signal: libc::c_int) {
-    if REQUESTED.swap(true, Ordering::SeqCst) {
+    let token = TOKEN.load(Ordering::SeqCst);
+    // SAFETY: a non-null pointer is the leaked flag of `catch_ctrl_c`, never freed.
+    if !token.is_null() && unsafe { &*token }.swap(true, Ordering::SeqCst) {
         // SAFETY: `_exit` is async-signal-safe.
         unsafe { libc::_exit(130) };
     }
     let chained = CHAINED.load(Ordering::SeqCst);
     if chained != 0 {
+        FORWARDED.store(true, Ordering::SeqCst);
         // SAFETY: `reclaim_sigint` stored a plain (non-`SA_SIGINFO`) handler that the
         // solver in progress installed for SIGINT, so calling it is what the signal
         // would have done.
@@ -82,11 +77,11 @@ fn current_disposition() -> libc::sigaction {
 
 /// While a guarded solver call runs ([`HandlerGuard`]) and [`catch_ctrl_c`] is in
 /// force, puts this module's handler back if the solver replaced it; the solver's
-/// handler is then called after the request is recorded. Call it every few tens of
+/// handler is then called after the token is stopped. Call it every few tens of
 /// milliseconds from a thread that waits for the solver. Does nothing otherwise.
 pub fn reclaim_sigint() {
     let _order = lock_disposition();
-    if !INSTALLED.load(Ordering::SeqCst) || !GUARDED.load(Ordering::SeqCst) {
+    if TOKEN.load(Ordering::SeqCst).is_null() || !GUARDED.load(Ordering::SeqCst) {
         return;
     }
     let current = current_disposition();
@@ -127,10 +122,53 @@ pub fn exit_if_a_solve_was_abandoned(code: i32) {
     }
 }
 
-/// Installs the SIGINT handler (see the module documentation). Once is enough; later
-/// calls do nothing.
-pub fn catch_ctrl_c() {
-    if INSTALLED.swap(true, Ordering::SeqCst) {
+/// Calls the SIGINT handler of the guarded solver call in progress ([`HandlerGuard`]),
+/// once per guard, unless a signal already reached it: a [`StopToken`] stopped without
+/// a signal (another thread, a library user) then stops CBC as a Ctrl+C would. Does
+/// nothing without a guard, or before the solver has installed a plain handler of its
+/// own (call it again on the next poll).
+pub fn forward_stop_to_guarded_solver() {
+    let _order = lock_disposition();
+    if !GUARDED.load(Ordering::SeqCst) || FORWARDED.load(Ordering::SeqCst) {
+        return;
+    }
+    let handler = match CHAINED.load(Ordering::SeqCst) {
+        0 => {
+            let current = current_disposition();
+            let plain_function = current.sa_sigaction != libc::SIG_DFL
+                && current.sa_sigaction != libc::SIG_IGN
+                && current.sa_sigaction != our_handler()
+                && current.sa_flags & libc::SA_SIGINFO == 0;
+            if !plain_function {
+                return;
+            }
+            current.sa_sigaction
+        }
+        chained => chained,
+    };
+    FORWARDED.store(true, Ordering::SeqCst);
+    // SAFETY: a plain (non-`SA_SIGINFO`) SIGINT handler that the solver in progress
+    // installed; calling it is what a SIGINT would have done.
+    let handler: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(handler) };
+    handler(libc::SIGINT);
+}
+
+/// Installs the SIGINT handler (see the module documentation): the first SIGINT stops
+/// `token`, the second ends the process. The first call decides the token; later calls
+/// do nothing.
+pub fn catch_ctrl_c(token: &StopToken) {
+    let flag = std::sync::Arc::into_raw(token.flag().clone()) as *mut AtomicBool;
+    if TOKEN
+        .compare_exchange(
+            std::ptr::null_mut(),
+            flag,
+            Ordering::SeqCst,
+            Ordering::SeqCst,
+        )
+        .is_err()
+    {
+        // SAFETY: `flag` came from `Arc::into_raw` just above and was not stored.
+        drop(unsafe { std::sync::Arc::from_raw(flag) });
         return;
     }
     // SAFETY: the handler only touches atomics and calls `_exit` (async-signal-safe) or
@@ -149,6 +187,7 @@ impl HandlerGuard {
     pub fn save() -> Self {
         let _order = lock_disposition();
         GUARDED.store(true, Ordering::SeqCst);
+        FORWARDED.store(false, Ordering::SeqCst);
         HandlerGuard(current_disposition())
     }
 }

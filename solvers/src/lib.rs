@@ -6,3 +6,6 @@ pub mod heuristics;
 pub mod ilp;
 pub mod interrupt;
 pub mod milp;
+pub mod stop;
+
+pub use stop::StopToken;

@@ -1,9 +1,12 @@
 //! `interrupt::reclaim_sigint` on a stand-in for a solver that installs its own SIGINT
-//! handler (as CBC does): bnsl's handler goes back in front, records the request and
-//! passes the signal on; once the guard is dropped, bnsl's handler is back alone. A test
-//! binary of its own, since it changes the process's SIGINT disposition.
+//! handler (as CBC does): bnsl's handler goes back in front, stops the token and passes
+//! the signal on; once the guard is dropped, bnsl's handler is back alone. A token
+//! stopped without a signal reaches the solver's handler through
+//! `forward_stop_to_guarded_solver`, once per guard. A test binary of its own, since it
+//! changes the process's SIGINT disposition.
 
 use bnsl_solvers::interrupt;
+use bnsl_solvers::StopToken;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 static SOLVER_SAW: AtomicUsize = AtomicUsize::new(0);
@@ -22,21 +25,44 @@ fn current_handler() -> libc::sighandler_t {
 }
 
 #[test]
-fn a_reclaimed_sigint_is_recorded_and_passed_on_to_the_solver() {
-    interrupt::catch_ctrl_c();
+fn sigint_stops_the_token_and_reaches_the_solver_and_a_token_stop_is_forwarded() {
+    let token = StopToken::new();
+    interrupt::catch_ctrl_c(&token);
     let ours = current_handler();
     let solver = solver_handler as *const () as libc::sighandler_t;
+    {
+        // A stop without a signal is forwarded once the solver has its handler in.
+        let _guard = interrupt::HandlerGuard::save();
+        interrupt::forward_stop_to_guarded_solver();
+        assert_eq!(
+            SOLVER_SAW.load(Ordering::SeqCst),
+            0,
+            "no solver handler yet"
+        );
+        // SAFETY: the stand-in handler only touches an atomic.
+        unsafe { libc::signal(libc::SIGINT, solver) };
+        interrupt::forward_stop_to_guarded_solver();
+        interrupt::forward_stop_to_guarded_solver();
+        assert_eq!(SOLVER_SAW.load(Ordering::SeqCst), 1, "forwarded once");
+    }
+    SOLVER_SAW.store(0, Ordering::SeqCst);
     {
         let _guard = interrupt::HandlerGuard::save();
         // SAFETY: the stand-in handler only touches an atomic.
         unsafe { libc::signal(libc::SIGINT, solver) };
         interrupt::reclaim_sigint();
         assert_eq!(current_handler(), ours, "bnsl's handler is back in front");
-        assert!(!interrupt::requested());
+        assert!(!token.is_stopped());
         // SAFETY: a handler is installed, so raising SIGINT runs it and returns.
         unsafe { libc::raise(libc::SIGINT) };
-        assert!(interrupt::requested(), "the request is recorded");
-        assert_eq!(SOLVER_SAW.load(Ordering::SeqCst), 1, "and passed on");
+        assert!(token.is_stopped(), "the token is stopped");
+        assert_eq!(
+            SOLVER_SAW.load(Ordering::SeqCst),
+            1,
+            "and the signal passed on"
+        );
+        interrupt::forward_stop_to_guarded_solver();
+        assert_eq!(SOLVER_SAW.load(Ordering::SeqCst), 1, "not forwarded twice");
         // The solver puts its handler back; reclaiming again changes nothing else.
         unsafe { libc::signal(libc::SIGINT, solver) };
         interrupt::reclaim_sigint();

@@ -1,14 +1,14 @@
 //! `bnsl convert`: read a score file in any supported format (jkl variants, URLearning
 //! `.pss`) and write it in GOBNILP's jkl form (or `.pss` when the output name says so).
 
-use crate::fio::{read_scores, write_jkl, write_pss, NameStyle, ScoreFile, ScoreFormat};
 use anyhow::{bail, Context};
+use bnsl::fio::{read_scores, write_jkl, write_pss, NameStyle, ScoreFile, ScoreFormat};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bnsl convert`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Input score file: GOBNILP/BLIP/MINOBS jkl (names or indices) or URLearning `.pss`;
     /// `.gz` is read transparently.
     pub input: PathBuf,
@@ -22,7 +22,7 @@ pub struct Args {
 }
 
 /// Runs `bnsl convert`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let pss_out = args
         .output
         .extension()

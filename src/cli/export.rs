@@ -2,9 +2,9 @@
 //! any MILP solver (Gurobi, CPLEX, …) can be run on the very model bnsl solves (SPEC C11).
 
 use super::learn::structural_constraints;
-use crate::fio::read_scores;
-use crate::ilp::{pick_backend, Formulation};
 use anyhow::{bail, Context};
+use bnsl::fio::read_scores;
+use bnsl::ilp::Formulation;
 use bnsl_formulations::milp::lp_format::write_lp;
 use bnsl_formulations::milp::mps_format::{write_mps_with, MaxObjective};
 use bnsl_formulations::ordering::ordering_model;
@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// Arguments of `bnsl export`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// A score file (jkl variants, URLearning .pss; .gz read transparently).
     pub input: PathBuf,
     /// Program to write: family variables (acyclicity left to cluster cuts, so the
@@ -57,7 +57,7 @@ pub struct Args {
 
 /// Model file formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ModelFormat {
+pub(crate) enum ModelFormat {
     /// CPLEX LP format.
     Lp,
     /// Free MPS format.
@@ -76,7 +76,7 @@ impl ModelFormat {
 }
 
 /// Runs `bnsl export`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let format = match args.format.or_else(|| ModelFormat::from_path(&args.output)) {
         Some(f) => f,
         None => bail!(
@@ -117,7 +117,7 @@ fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)
         };
         return Ok((program, String::new()));
     }
-    let backend = pick_backend(args.backend.as_deref())?;
+    let backend = bnsl_solvers::milp::configured(args.backend.as_deref(), &[])?;
     let options = IlpOptions {
         limits: Limits {
             time_limit: args.time_limit,
@@ -147,15 +147,7 @@ fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)
 /// program. Both programs start with the family columns in the same order, so the rows
 /// carry over unchanged.
 fn with_cuts_of(mut program: MilpModel, root: &RootCuts) -> anyhow::Result<MilpModel> {
-    let rows = root.model.rows();
-    for row in &rows[rows.len() - root.cuts as usize..] {
-        program.add_row(
-            row.name.clone(),
-            row.coefficients.iter().copied(),
-            row.lower,
-            row.upper,
-        )?;
-    }
+    root.add_cuts_to(&mut program)?;
     Ok(program)
 }
 

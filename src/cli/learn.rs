@@ -1,31 +1,37 @@
 //! `bnsl learn`: learn a DAG from a score file or a data set.
 
+use super::progress::TerminalObserver;
 use super::scoring_args::ScoringArgs;
-use crate::dag_io::{render_dag, DagFormat};
-use crate::fio::read_constraints;
-use crate::ilp::{Formulation, IlpSettings, WarmStart};
-use crate::pipeline::{is_data_file, learn, load_problem, InputKind, LearnOptions, Method};
-use crate::report::Status;
 use anyhow::{bail, Context};
+use bnsl::dag_io::{render_dag, DagFormat};
+use bnsl::fio::read_constraints;
+use bnsl::ilp::{Formulation, IlpSettings, WarmStart};
+use bnsl::pipeline::{
+    default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
+};
+use bnsl::report::Status;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
-use bnsl_solvers::milp::Limits;
+use bnsl_solvers::milp::{configured, BackendParam, Limits};
+use bnsl_solvers::StopToken;
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `bnsl learn`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// A score file (jkl, .pss) or a data set (.csv, .dat).
     pub input: PathBuf,
     /// How to read INPUT.
     #[arg(long, value_enum, default_value_t = InputKind::Auto)]
     pub input_kind: InputKind,
-    /// Learning method.
-    #[arg(long, value_enum, default_value_t = Method::Dp)]
-    pub method: Method,
+    /// Learning method [default: the proved optimum by the faster exact method: dp up to
+    /// 20 variables, else ilp on the best back-end compiled in (SCIP's branch and cut
+    /// where present); ilp when an ILP flag such as --backend is given].
+    #[arg(long, value_enum)]
+    pub method: Option<Method>,
     #[command(flatten)]
     pub scoring: ScoringArgs,
     /// Structural constraints (required/forbidden arcs, parent limits), for every
@@ -51,7 +57,7 @@ pub struct Args {
 
 /// Limits every method shares.
 #[derive(clap::Args, Debug, Clone)]
-pub struct RunLimitArgs {
+pub(crate) struct RunLimitArgs {
     /// Stop after this many seconds and report the best DAG (and, for ilp, the bound).
     /// For obs/asobs the default is 10 s, or none when --restarts is given.
     #[arg(long, value_name = "S", allow_negative_numbers = true)]
@@ -67,7 +73,7 @@ const DEFAULT_ORDER_SEED: u64 = 1;
 
 /// Options of the exact ILP (`--method ilp`).
 #[derive(clap::Args, Debug)]
-pub struct IlpArgs {
+pub(crate) struct IlpArgs {
     /// MILP back-end (scip, highs, cbc; default: the first compiled in, in that order).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<String>,
@@ -98,16 +104,19 @@ pub struct IlpArgs {
     /// terminal's progress line is not shown.
     #[arg(long)]
     pub log_progress: bool,
-    /// A setting of the SCIP branch-and-cut engine, NAME=VALUE (repeatable; SCIP only): any SCIP
-    /// parameter (e.g. separating/maxrounds=5), or one of the engine's own settings
-    /// (bnsl/sub_ip_depth, bnsl/sub_ip_branching, bnsl/heuristic_depth, ...). See README.
+    /// An option of the back-end that runs, NAME=VALUE (repeatable), parsed and checked
+    /// by that back-end: for SCIP any SCIP parameter (e.g. separating/maxrounds=5) or one
+    /// of the branch-and-cut engine's own settings (bnsl/sub_ip_depth, ...); for HiGHS any
+    /// HiGHS option (e.g. presolve=off), except those bnsl sets from its own flags and
+    /// settings that would leave an answer unproven; CBC takes none. See README.
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_name_value)]
+    pub backend_param: Vec<(String, String)>,
+    /// A SCIP option, NAME=VALUE (repeatable): --backend-param for a run that must use
+    /// SCIP (an error with another back-end).
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_name_value)]
     pub scip_param: Vec<(String, String)>,
-    /// A HiGHS option, NAME=VALUE (repeatable; HiGHS only), e.g. presolve=off or
-    /// mip_heuristic_effort=0.2: set on every solve of the program (not on the
-    /// separation sub-IPs), typed and checked by HiGHS. Options bnsl sets from its own
-    /// flags (time_limit, mip_rel_gap, threads, ...) and settings that would leave an
-    /// answer unproven (objective_bound, solve_relaxation, solver=pdlp, ...) are refused.
+    /// A HiGHS option, NAME=VALUE (repeatable): --backend-param for a run that must use
+    /// HiGHS (an error with another back-end).
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_name_value)]
     pub highs_param: Vec<(String, String)>,
     /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1,
@@ -120,7 +129,7 @@ pub struct IlpArgs {
 
 /// What `--warm-start` names.
 #[derive(Clone, Debug, PartialEq)]
-pub enum WarmStartArg {
+pub(crate) enum WarmStartArg {
     /// ASOBS for this many seconds (`None`: none named).
     Asobs(Option<f64>),
     /// A DAG file.
@@ -180,6 +189,7 @@ impl IlpArgs {
             ("--no-node-cuts", self.no_node_cuts),
             ("--solver-log", self.solver_log),
             ("--log-progress", self.log_progress),
+            ("--backend-param", !self.backend_param.is_empty()),
             ("--scip-param", !self.scip_param.is_empty()),
             ("--highs-param", !self.highs_param.is_empty()),
             ("--warm-start", self.warm_start.is_some()),
@@ -190,23 +200,35 @@ impl IlpArgs {
             .collect()
     }
 
-    /// Checks that the ILP flags fit `method`: none without `--method ilp`, and SCIP's
-    /// and HiGHS's parameters only with their back-ends.
+    /// Checks that the ILP flags fit `method`: none without `--method ilp`.
     fn check_used_by(&self, method: Method) -> anyhow::Result<()> {
         let given = self.given_flags();
         if method != Method::Ilp && !given.is_empty() {
             let verb = if given.len() == 1 { "needs" } else { "need" };
             bail!("{} {verb} --method ilp", given.join(", "));
         }
-        if let Some(backend) = self.backend.as_deref() {
-            if backend != "scip" && !self.scip_param.is_empty() {
-                bail!("--scip-param needs --backend scip (got --backend {backend})");
-            }
-            if backend != "highs" && !self.highs_param.is_empty() {
-                bail!("--highs-param needs --backend highs (got --backend {backend})");
-            }
-        }
         Ok(())
+    }
+
+    /// The back-end options in the order given by kind: `--backend-param` for whichever
+    /// back-end runs, then those the flag's name ties to one back-end (which the
+    /// registry checks against the one that runs).
+    fn backend_params(&self) -> Vec<BackendParam> {
+        let tagged = [
+            (None, &self.backend_param),
+            (Some("scip"), &self.scip_param),
+            (Some("highs"), &self.highs_param),
+        ];
+        tagged
+            .into_iter()
+            .flat_map(|(intended, pairs)| {
+                pairs.iter().map(move |(name, value)| BackendParam {
+                    intended: intended.map(str::to_string),
+                    name: name.clone(),
+                    value: value.clone(),
+                })
+            })
+            .collect()
     }
 
     /// The run's ILP settings; the ASOBS of `--warm-start asobs` takes `search`'s restart
@@ -222,15 +244,13 @@ impl IlpArgs {
                     threads: self.threads,
                     seed: run.seed,
                     verbose: self.solver_log,
-                    improving_solutions: None,
+                    ..Limits::default()
                 },
                 heuristic_separation_only: self.heuristic_separation_only,
                 no_node_cuts: self.no_node_cuts,
                 ..IlpOptions::default()
             },
-            scip_params: self.scip_param.clone(),
-            highs_params: self.highs_param.clone(),
-            log_progress: self.log_progress,
+            backend_params: self.backend_params(),
             warm_start: self.warm_start.as_ref().map(|arg| match arg {
                 WarmStartArg::Asobs(seconds) => WarmStart::Asobs(AsobsOptions {
                     time_limit: match (seconds, search.restarts) {
@@ -266,26 +286,23 @@ pub(super) fn structural_constraints(
     max_parents: Option<usize>,
     table: &ScoreTable,
 ) -> anyhow::Result<StructuralConstraints> {
-    let mut cons = match path {
+    let cons = match path {
         Some(path) => read_constraints(path, table.names())?,
         None => StructuralConstraints::default(),
     };
-    if let Some(k) = max_parents {
-        cons.max_parents = Some(cons.max_parents.map_or(k, |c| c.min(k)));
-    }
-    Ok(cons)
+    Ok(cons.with_parent_limit(max_parents))
 }
 
 /// Options of the order-based heuristics (`--method obs|asobs`).
 #[derive(clap::Args, Debug, Clone)]
-pub struct OrderSearchArgs {
+pub(crate) struct OrderSearchArgs {
     /// Stop obs/asobs (or the ASOBS of `--warm-start asobs`) after this many random
     /// restarts (with no time limit the result is then the same for a given seed whatever
     /// the number of threads).
     #[arg(long, value_name = "N")]
     pub restarts: Option<u64>,
     /// The local search that improves each random order (obs/asobs, and the ASOBS of
-    /// `--warm-start asobs`): `swap` (adjacent swaps, seed 001 §4, the default),
+    /// `--warm-start asobs`): `swap` (adjacent swaps, Scanagatta et al. 2015, the default),
     /// `insertion` (one node moved to any position, a larger neighbourhood) or `none`.
     #[arg(
         long,
@@ -301,8 +318,8 @@ pub struct OrderSearchArgs {
 
 /// The values of `--local-search`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LocalSearchArg {
-    /// Swaps of adjacent nodes (seed 001 §4).
+pub(crate) enum LocalSearchArg {
+    /// Swaps of adjacent nodes (Scanagatta et al. 2015).
     Swap,
     /// Moves of one node to any other position.
     Insertion,
@@ -312,7 +329,7 @@ pub enum LocalSearchArg {
 
 impl OrderSearchArgs {
     /// The heuristic options, validated.
-    pub fn options(&self, run: &RunLimitArgs) -> anyhow::Result<AsobsOptions> {
+    pub(crate) fn options(&self, run: &RunLimitArgs) -> anyhow::Result<AsobsOptions> {
         let time_limit = match (run.time_limit, self.restarts) {
             (Some(s), _) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
             (Some(s), _) => bail!("--time-limit must be a positive number of seconds, got {s}"),
@@ -365,30 +382,62 @@ impl OrderSearchArgs {
     }
 }
 
+/// The method of the run: the one named; else the ILP when an ILP flag is given; else
+/// the library's default exact method for `table`, said on stderr with the engine that
+/// runs it.
+fn resolve_method(args: &Args, table: &ScoreTable) -> anyhow::Result<Method> {
+    if let Some(method) = args.method {
+        return Ok(method);
+    }
+    if !args.ilp.given_flags().is_empty() {
+        return Ok(Method::Ilp);
+    }
+    let method = default_exact_method(table);
+    let engine = match method {
+        Method::Ilp => {
+            let backend = configured(args.ilp.backend.as_deref(), &[])?;
+            let kind = match backend.capabilities().branch_and_cut {
+                true => "branch and cut",
+                false => "cut loop",
+            };
+            format!("the family ILP on {} ({kind})", backend.name())
+        }
+        _ => "dynamic programming".to_string(),
+    };
+    eprintln!(
+        "bnsl: no --method given: proving the optimum of {} variables by {engine}",
+        table.n()
+    );
+    Ok(method)
+}
+
 /// Runs `bnsl learn`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
-    let table = load_problem(&args.input, args.input_kind, &setup)?;
+    let observer = TerminalObserver::new(args.ilp.log_progress);
+    let table = load_problem(&args.input, args.input_kind, &setup, &observer)?;
     let constraints = constraints(&args, &table)?;
-    args.ilp.check_used_by(args.method)?;
+    let method = resolve_method(&args, &table)?;
+    args.ilp.check_used_by(method)?;
     args.search
-        .check_used_by(args.method, args.ilp.warm_start.as_ref())?;
+        .check_used_by(method, args.ilp.warm_start.as_ref())?;
     let options = LearnOptions {
-        method: args.method,
+        method,
         ilp: args.ilp.settings(&args.run, &args.search),
-        heuristic: match args.method {
+        heuristic: match method {
             Method::Obs | Method::Asobs => args.search.options(&args.run)?,
             Method::Dp | Method::Ilp => AsobsOptions::default(),
         },
         constraints,
+        stop: StopToken::new(),
     };
-    if args.method != Method::Dp {
+    if method != Method::Dp {
         // The ILP engines and the order searches stop at Ctrl+C and report what they
         // have; DP cannot, so there Ctrl+C keeps ending the process.
-        interrupt::catch_ctrl_c();
+        interrupt::catch_ctrl_c(&options.stop);
     }
-    let report = learn(&table, &options)?;
-    if interrupt::requested() {
+    let report = learn(&table, &options, &observer)?;
+    if options.stop.is_stopped() {
         match report.dag {
             Some(_) => eprintln!("interrupted (Ctrl+C): the best DAG found so far follows"),
             None => eprintln!("interrupted (Ctrl+C) before any DAG was found"),

@@ -2,12 +2,12 @@
 //! their accuracy against a true network.
 
 use super::scoring_args::DataArgs;
-use crate::data::{load_data, read_bif, DataSet};
-use crate::mb::{
+use anyhow::Context;
+use bnsl::data::{load_data, read_bif, DataSet};
+use bnsl::mb::{
     accuracy, discover_all, target_index, Accuracy, Algorithm, CiOptions, CiTester, TargetRun,
     TruthMap,
 };
-use anyhow::Context;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -15,7 +15,7 @@ use std::time::Instant;
 /// Arguments of `bnsl mb`.
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("which").required(true).args(["target", "all"])))]
-pub struct Args {
+pub(crate) struct Args {
     /// Data set: CSV (with or without header) or a `.dat` layout.
     pub data: PathBuf,
     /// The target variable (by name).
@@ -28,11 +28,11 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = Algorithm::Bamb)]
     pub algorithm: Algorithm,
     /// Significance level of the G² tests (independent when p > alpha).
-    #[arg(long, default_value_t = crate::mb::ci_test::DEFAULT_ALPHA)]
+    #[arg(long, default_value_t = bnsl::mb::ci_test::DEFAULT_ALPHA)]
     pub alpha: f64,
     /// A test with fewer rows than this many per degree of freedom is not performed
     /// (it then neither adds nor removes a variable).
-    #[arg(long, default_value_t = crate::mb::ci_test::DEFAULT_MIN_ROWS_PER_DOF)]
+    #[arg(long, default_value_t = bnsl::mb::ci_test::DEFAULT_MIN_ROWS_PER_DOF)]
     pub min_rows_per_dof: f64,
     /// Accept constant columns (independent of everything, with an empty blanket)
     /// instead of refusing the data.
@@ -49,7 +49,7 @@ pub struct Args {
 }
 
 /// Runs `bnsl mb`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let data = load_data(&args.data, &args.input.load_options()?)?;
     let opts = CiOptions {
         alpha: args.alpha,
@@ -67,7 +67,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .map(|net| TruthMap::new(net, &data))
         .transpose()
         .with_context(|| format!("--truth {}", args.truth.as_ref().unwrap().display()))?;
-    let bar = crate::progress::counter("targets");
+    let bar = super::progress::counter("targets");
     let start = Instant::now();
     let runs = discover_all(&mut ci, &targets, args.algorithm, &|_| bar.inc(1));
     let time_s = start.elapsed().as_secs_f64();

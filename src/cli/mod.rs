@@ -3,26 +3,27 @@
 
 use clap::{Parser, Subcommand};
 
-pub mod convert;
-pub mod export;
-pub mod learn;
-pub mod mb;
-pub mod sample;
-pub mod score;
-pub mod scoring_args;
-pub mod verify;
+mod convert;
+mod export;
+mod learn;
+mod mb;
+mod progress;
+mod sample;
+mod score;
+mod scoring_args;
+mod verify;
 
 /// Bayesian network structure learning by mathematical programming.
 #[derive(Parser, Debug)]
 #[command(name = "bnsl", version, about, long_about = None)]
-pub struct Cli {
+pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
 }
 
 /// The subcommands.
 #[derive(Subcommand, Debug)]
-pub enum Command {
+pub(crate) enum Command {
     /// Compute local scores (BDeu, BIC) from data into a GOBNILP jkl score file, with pruning.
     Score(score::Args),
     /// Learn a Bayesian network structure from a score file or a data set.
@@ -40,7 +41,7 @@ pub enum Command {
 }
 
 /// Runs the parsed command line.
-pub fn run(cli: Cli) -> anyhow::Result<()> {
+pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         Command::Score(a) => score::run(a),
         Command::Learn(a) => learn::run(a),

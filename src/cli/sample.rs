@@ -1,13 +1,13 @@
 //! `bnsl sample`: draw a data set from a BIF network by forward sampling.
 
-use crate::data::{read_bif, sample, write_csv, write_dat};
 use anyhow::{bail, Context};
+use bnsl::data::{read_bif, sample, write_csv, write_dat};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Output formats of `bnsl sample`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum OutFormat {
+pub(crate) enum OutFormat {
     /// Comma-separated values.
     Csv,
     /// GOBNILP `.dat` (names, arities, 0-based codes).
@@ -16,7 +16,7 @@ pub enum OutFormat {
 
 /// How CSV output writes states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum StateStyle {
+pub(crate) enum StateStyle {
     /// The network's state names (as bnlearn's samples).
     Names,
     /// 0-based codes in the network's state order.
@@ -25,7 +25,7 @@ pub enum StateStyle {
 
 /// Arguments of `bnsl sample`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// The network (BIF, optionally gzipped).
     pub network: PathBuf,
     /// Number of rows to draw.
@@ -49,7 +49,7 @@ pub struct Args {
 }
 
 /// Runs `bnsl sample`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let net = read_bif(&args.network)?;
     let output = args.output.as_deref().filter(|p| p.as_os_str() != "-");
     let format = args.format.unwrap_or(match output {

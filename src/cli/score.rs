@@ -1,15 +1,16 @@
 //! `bnsl score`: compute local scores from data into a GOBNILP jkl score file.
 
+use super::progress::TerminalObserver;
 use super::scoring_args::{CandidateSet, ScoringArgs};
-use crate::fio::{write_jkl, NameStyle};
-use crate::pipeline::{score_data, ScoredData};
 use anyhow::Context;
+use bnsl::fio::{write_jkl, NameStyle};
+use bnsl::pipeline::{score_data, ScoredData};
 use std::io::Write;
 use std::path::PathBuf;
 
 /// Arguments of `bnsl score`.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Data set: CSV (with or without header) or GOBNILP `.dat`.
     pub data: PathBuf,
     #[command(flatten)]
@@ -27,7 +28,7 @@ pub struct Args {
 }
 
 /// Runs `bnsl score`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let setup = args.scoring.setup()?;
     let ScoredData {
         table,
@@ -35,7 +36,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         load_s,
         restrict_s,
         score_s,
-    } = score_data(&args.data, &setup)?;
+    } = score_data(&args.data, &setup, &TerminalObserver::new(false))?;
     let style = if args.indices {
         NameStyle::Indices
     } else {

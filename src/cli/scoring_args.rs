@@ -1,19 +1,19 @@
 //! Command-line options shared by every subcommand that scores data.
 
-use crate::data::{read_bif, DataFormat, Header, LoadOptions};
-use crate::mb::{CiOptions, Restriction};
-use crate::pipeline::{Budget, ScoringSetup, SelectionSetup};
-use crate::scores::{CandidateOptions, Pruning, ScoreKind, Search};
 use anyhow::{bail, Context};
+use bnsl::data::{read_bif, DataFormat, Header, LoadOptions};
+use bnsl::mb::{CiOptions, Restriction};
+use bnsl::pipeline::{Budget, ScoringSetup, SelectionSetup};
+use bnsl::scores::{CandidateOptions, Pruning, ScoreKind, Search};
 use std::path::PathBuf;
 use std::time::Duration;
 
 /// The parent limit of sequential generation when `--max-parents` is not given.
-pub const DEFAULT_MAX_PARENTS: usize = 3;
+pub(super) const DEFAULT_MAX_PARENTS: usize = 3;
 
 /// The score function names accepted by `--score`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ScoreName {
+pub(crate) enum ScoreName {
     /// Bayesian Dirichlet equivalent uniform (with `--ess`).
     Bdeu,
     /// Bayesian information criterion.
@@ -22,7 +22,7 @@ pub enum ScoreName {
 
 /// Which variables may be a variable's parents (`--candidates`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum CandidateSet {
+pub(crate) enum CandidateSet {
     /// Every other variable.
     All,
     /// The discovered parents-and-children set.
@@ -33,7 +33,7 @@ pub enum CandidateSet {
 
 /// How a data file is read.
 #[derive(clap::Args, Debug, Clone)]
-pub struct DataArgs {
+pub(crate) struct DataArgs {
     /// Data file format (auto: by extension and content).
     #[arg(long, value_enum, default_value_t = DataFormat::Auto)]
     pub data_format: DataFormat,
@@ -49,7 +49,7 @@ pub struct DataArgs {
 
 impl DataArgs {
     /// The loading options these flags describe (reads the network if one is given).
-    pub fn load_options(&self) -> anyhow::Result<LoadOptions> {
+    pub(crate) fn load_options(&self) -> anyhow::Result<LoadOptions> {
         let mut opts = match &self.network {
             Some(path) => LoadOptions::with_network(&read_bif(path)?),
             None => LoadOptions::default(),
@@ -62,7 +62,7 @@ impl DataArgs {
 
 /// How data is scored into candidate parent sets.
 #[derive(clap::Args, Debug, Clone)]
-pub struct ScoringArgs {
+pub(crate) struct ScoringArgs {
     /// Score function.
     #[arg(long, value_enum, default_value_t = ScoreName::Bdeu)]
     pub score: ScoreName,
@@ -75,7 +75,8 @@ pub struct ScoringArgs {
     #[arg(long)]
     pub max_parents: Option<usize>,
     /// How parent sets are explored: sequential (all sets by size up to the limit),
-    /// greedy or independence selection (seed 001 §3; anytime, need a budget or a limit).
+    /// greedy or independence selection (Scanagatta et al. 2015; anytime, need a budget
+    /// or a limit).
     #[arg(long, value_enum, default_value_t = Search::Sequential)]
     pub search: Search,
     /// Seconds of exploration per variable (variables run in parallel).
@@ -98,7 +99,7 @@ pub struct ScoringArgs {
     #[arg(long, value_enum, default_value_t = CandidateSet::All)]
     pub candidates: CandidateSet,
     /// Significance level of the G² tests of `--candidates pc|mb`.
-    #[arg(long, default_value_t = crate::mb::ci_test::DEFAULT_ALPHA)]
+    #[arg(long, default_value_t = bnsl::mb::ci_test::DEFAULT_ALPHA)]
     pub candidates_alpha: f64,
     #[command(flatten)]
     pub data: DataArgs,
@@ -106,7 +107,7 @@ pub struct ScoringArgs {
 
 impl ScoringArgs {
     /// The score function, validated.
-    pub fn kind(&self) -> anyhow::Result<ScoreKind> {
+    pub(crate) fn kind(&self) -> anyhow::Result<ScoreKind> {
         match self.score {
             ScoreName::Bic => Ok(ScoreKind::Bic),
             ScoreName::Bdeu if self.ess.is_finite() && self.ess > 0.0 => {
@@ -117,7 +118,7 @@ impl ScoringArgs {
     }
 
     /// Candidate generation options, validated.
-    pub fn candidate_options(&self) -> anyhow::Result<CandidateOptions> {
+    pub(crate) fn candidate_options(&self) -> anyhow::Result<CandidateOptions> {
         if !(self.prune_gap.is_finite() && self.prune_gap >= 0.0) {
             bail!(
                 "--prune-gap must be a finite number ≥ 0, got {}",
@@ -138,7 +139,7 @@ impl ScoringArgs {
 
     /// The parent-set exploration asked for, validated: `None` for the level-wise
     /// sequential generator (sequential search without a budget).
-    pub fn selection(&self) -> anyhow::Result<Option<SelectionSetup>> {
+    pub(crate) fn selection(&self) -> anyhow::Result<Option<SelectionSetup>> {
         let seconds = |flag: &str, s: f64| {
             if s.is_finite() && s > 0.0 {
                 Ok(Duration::from_secs_f64(s))
@@ -169,7 +170,7 @@ impl ScoringArgs {
     }
 
     /// The whole scoring setup.
-    pub fn setup(&self) -> anyhow::Result<ScoringSetup> {
+    pub(crate) fn setup(&self) -> anyhow::Result<ScoringSetup> {
         Ok(ScoringSetup {
             kind: self.kind()?,
             candidates: self.candidate_options()?,
@@ -180,7 +181,7 @@ impl ScoringArgs {
     }
 
     /// The blanket restriction of `--candidates`, validated.
-    pub fn restriction(&self) -> anyhow::Result<Option<(Restriction, CiOptions)>> {
+    pub(crate) fn restriction(&self) -> anyhow::Result<Option<(Restriction, CiOptions)>> {
         let restriction = match self.candidates {
             CandidateSet::All => return Ok(None),
             CandidateSet::Pc => Restriction::Pc,

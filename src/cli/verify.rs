@@ -2,18 +2,17 @@
 //! candidate, total score recomputed) or against data (acyclic, score recomputed).
 
 use super::scoring_args::ScoringArgs;
-use crate::dag_io::read_dag;
-use crate::data::load_data;
-use crate::fio::read_scores;
-use crate::scores::LocalScorer;
 use anyhow::{bail, Context};
-use bnsl_formulations::Dag;
+use bnsl::dag_io::read_dag;
+use bnsl::data::load_data;
+use bnsl::fio::read_scores;
+use bnsl::scores::LocalScorer;
 use std::path::PathBuf;
 
 /// Arguments of `bnsl verify`.
 #[derive(clap::Args, Debug)]
 #[command(group(clap::ArgGroup::new("source").required(true).args(["scores", "data"])))]
-pub struct Args {
+pub(crate) struct Args {
     /// Score file the DAG must be built from.
     #[arg(long)]
     pub scores: Option<PathBuf>,
@@ -35,7 +34,7 @@ pub struct Args {
 }
 
 /// Runs `bnsl verify`.
-pub fn run(args: Args) -> anyhow::Result<()> {
+pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let (score, arcs, n) = match (&args.scores, &args.data) {
         (Some(path), _) => {
             let table = read_scores(path)?.table;
@@ -49,7 +48,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let data = load_data(path, &args.scoring.data.load_options()?)?;
             let dag = read_dag(&args.dag, &data.names())?;
             (
-                score_from_data(&dag, &LocalScorer::new(&data, args.scoring.kind()?))?,
+                LocalScorer::new(&data, args.scoring.kind()?).score_dag(&dag)?,
                 dag.arc_count(),
                 dag.n(),
             )
@@ -70,15 +69,4 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         bail!("the DAG scores {score:.9}, not the expected {want:.9}");
     }
     Ok(())
-}
-
-fn score_from_data(dag: &Dag, scorer: &LocalScorer) -> anyhow::Result<f64> {
-    if let Err(cycle) = dag.topological_order() {
-        let names = scorer.data().names();
-        let cycle: Vec<&str> = cycle.iter().map(|&v| names[v].as_str()).collect();
-        bail!("the graph has a directed cycle: {}", cycle.join(" -> "));
-    }
-    Ok((0..dag.n())
-        .map(|v| scorer.score(v, &dag.parents(v).to_vec()).score)
-        .sum())
 }

@@ -56,7 +56,7 @@ pub(crate) struct ColumnCoder<'a> {
 
 impl<'a> ColumnCoder<'a> {
     /// An empty coder for the column called `name`, expecting about `rows` values.
-    pub fn new(name: String, rows: usize) -> Self {
+    pub(crate) fn new(name: String, rows: usize) -> Self {
         ColumnCoder {
             name,
             index: FxHashMap::default(),
@@ -67,7 +67,7 @@ impl<'a> ColumnCoder<'a> {
 
     /// Appends the value `token` read at line `line`. Fails (with the cause) when the
     /// column would hold more than [`MAX_ARITY`] distinct values.
-    pub fn push(&mut self, token: &'a str, line: usize) -> Result<(), String> {
+    pub(crate) fn push(&mut self, token: &'a str, line: usize) -> Result<(), String> {
         let known = if self.seen.len() <= LINEAR_LOOKUP {
             self.seen
                 .iter()
@@ -97,7 +97,7 @@ impl<'a> ColumnCoder<'a> {
     }
 
     /// Fixes the states under `decl` and returns the variable and its final codes.
-    pub fn finish(
+    pub(crate) fn finish(
         self,
         decl: ColumnDecl<'_>,
         path: &Path,

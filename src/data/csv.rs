@@ -17,7 +17,8 @@ use crate::error::InputError;
 use std::path::Path;
 
 /// Whether a CSV file starts with a header row (and a row of arities).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Header {
     /// Decide from the content (see [`detect_header`]).
     #[default]

@@ -26,7 +26,8 @@ use crate::error::{read_text, InputError};
 use std::path::Path;
 
 /// The format of a data file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum DataFormat {
     /// Decide from the file: a name ending in `.csv` (before an optional `.gz`) is CSV;
     /// otherwise CSV when the first non-blank line holds a comma, else a

@@ -13,7 +13,7 @@ pub(crate) struct DataLines<'a> {
 
 impl<'a> DataLines<'a> {
     /// Lines of `text` (LF or CRLF ends).
-    pub fn new(text: &'a str) -> Self {
+    pub(super) fn new(text: &'a str) -> Self {
         DataLines {
             inner: text.lines().enumerate(),
             comments: Vec::new(),
@@ -22,7 +22,7 @@ impl<'a> DataLines<'a> {
     }
 
     /// The next data line, trimmed, with its number.
-    pub fn next(&mut self) -> Option<(usize, &'a str)> {
+    pub(super) fn next(&mut self) -> Option<(usize, &'a str)> {
         for (i, raw) in self.inner.by_ref() {
             self.last = i + 1;
             let line = raw.trim();

@@ -1,4 +1,5 @@
-//! BAMB, the Balanced Markov Blanket algorithm: seed 000 §4, Algorithm 1, step by step.
+//! BAMB, the Balanced Markov Blanket algorithm: Ling et al. 2019, §4, Algorithm 1, step
+//! by step.
 //!
 //! For each variable A in order of decreasing marginal dependence on T:
 //! - Step 1 (lines 5–23): A is skipped (with its separating set recorded) if some subset
@@ -15,7 +16,7 @@
 //!   T ⊥ X | Z ∪ ⋃_{Y∈Z} SP{Y} for some Z ⊆ PC \ {X}. Then CPC ← PC.
 //!
 //! The result is PC = CPC and the spouses ⋃_{Y∈PC} SP{Y}. Separating sets are searched
-//! by [`find_separating_set`]; Sep{C} of a variable never separated is ∅ (line 3 only
+//! by `find_separating_set`; Sep{C} of a variable never separated is ∅ (line 3 only
 //! records it for marginally independent variables).
 //!
 //! **Order of the removal checks.** Algorithm 1's "for each" loops (lines 11, 29, 40) do
@@ -26,9 +27,9 @@
 //! the newest is the least associated with T (they enter in order of decreasing
 //! dependence), so it must prove itself against the stronger members already admitted,
 //! not the reverse. This is also the order of the authors' own implementation (Causal
-//! Learner's BAMB loops from the last member down), and on seed 000's §5.1 protocol it
-//! raised BAMB's mean F1 on Alarm from 0.82 to 0.84 (1,000 rows) and 0.87 to 0.89 (5,000)
-//! with a third fewer tests.
+//! Learner's BAMB loops from the last member down), and on the §5.1 protocol of Ling et
+//! al. 2019 it raised BAMB's mean F1 on Alarm with fewer tests (see README, "Benchmark
+//! notes behind design choices").
 
 use super::subsets::find_separating_set;
 use super::{Blanket, CiTester};

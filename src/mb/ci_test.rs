@@ -1,17 +1,17 @@
-//! The G² conditional-independence test of seed 000 (§5: "the conditional independence
+//! The G² conditional-independence test of Ling et al. 2019 (§5: "the conditional independence
 //! tests are G² tests with the statistical significance level of 0.01"), with a cache and
 //! a counter.
 //!
 //! **Statistic.** For variables X, Y and a conditioning set Z, with N_xyz the count of the
 //! joint configuration (x, y, z), G² = 2 Σ N_xyz ln(N_xyz N_z / (N_xz N_yz)), counted by
-//! [`stratified_g2`].
+//! `stratified_g2`.
 //!
 //! **Degrees of freedom.** Adjusted for empty rows and columns: the sum over the strata z
 //! that occur of (r⁺_X(z) − 1)(r⁺_Y(z) − 1), with r⁺ the number of states of X (Y) seen
 //! in stratum z. The unadjusted (r_X − 1)(r_Y − 1) Π r_Z counts cells that cannot vary
-//! and biases sparse tables towards independence (on 50,000 rows of sachs it hides the
-//! edge PKA → Akt at df 2,916 with G² = 2,129); structural zeros are what the adjustment
-//! removes. When no stratum has two states of both X and Y, df = 0 and the test finds
+//! and biases sparse tables towards independence (on a large sample of sachs it hides a
+//! true edge; see README, "Benchmark notes behind design choices"); structural zeros are
+//! what the adjustment removes. When no stratum has two states of both X and Y, df = 0 and the test finds
 //! independence (p = 1), as pcalg and pyCausalFS do. The p-value is the χ²(df) survival
 //! function at G² (statrs).
 //!
@@ -32,7 +32,7 @@ use crate::data::DataSet;
 use rustc_hash::{FxHashMap, FxHashSet};
 use statrs::distribution::{ChiSquared, ContinuousCDF};
 
-/// Default significance level (seed 000 §5).
+/// Default significance level (Ling et al. 2019, §5).
 pub const DEFAULT_ALPHA: f64 = 0.01;
 /// Default number of rows per degree of freedom below which a test is not performed.
 pub const DEFAULT_MIN_ROWS_PER_DOF: f64 = 5.0;
@@ -119,7 +119,7 @@ type TestKey = (usize, usize, Box<[usize]>);
 /// Counters: [`CiTester::performed`] counts the distinct tests computed from the data in
 /// this tester's life (a test is never computed twice); [`CiTester::take_requested`]
 /// returns and resets the number of distinct performed tests asked for since the last
-/// call — the per-target count reported by `bnsl mb`, comparable to seed 000's "CI tests"
+/// call — the per-target count reported by `bnsl mb`, comparable to Ling et al.'s "CI tests"
 /// even when another target already computed some of them.
 pub struct CiTester<'d> {
     data: &'d DataSet,

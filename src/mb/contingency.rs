@@ -11,7 +11,7 @@ use crate::data::DataSet;
 
 /// G² and its adjusted degrees of freedom for one test.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Stratified {
+pub(super) struct Stratified {
     /// G² = 2 Σ_z Σ_xy N_xyz ln(N_xyz N_z / (N_xz N_yz)).
     pub g2: f64,
     /// Σ over occurring strata z of (r⁺_X(z) − 1)(r⁺_Y(z) − 1), with r⁺ the number of
@@ -24,7 +24,7 @@ const KEY_LIMIT: u64 = 1 << 40;
 
 /// Counts X × Y given Z in `data` (`arities` of every variable) and returns G² with its
 /// adjusted degrees of freedom.
-pub fn stratified_g2(
+pub(super) fn stratified_g2(
     data: &DataSet,
     arities: &[usize],
     x: usize,

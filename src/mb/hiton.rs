@@ -1,5 +1,5 @@
-//! HITON-MB (Aliferis, Tsamardinos and Statnikov 2003), one of seed 000's §5 baselines and
-//! the most accurate constraint-based one in its Tables 4–5.
+//! HITON-MB (Aliferis, Tsamardinos and Statnikov 2003), one of the §5 baselines of Ling
+//! et al. 2019 and the most accurate constraint-based one in its Tables 4–5.
 //!
 //! **HITON-PC** (semi-interleaved, Aliferis et al. 2010): the variables not independent of
 //! T given ∅ are taken in order of decreasing dependence; each is admitted to the
@@ -10,7 +10,7 @@
 //! **HITON-MB**: PC(T) by HITON-PC; then, for each Y in PC(T), PC(Y) by HITON-PC, and
 //! every X in PC(Y) outside PC(T) ∪ {T} is a spouse when T and X are dependent given
 //! Sep{X} ∪ {Y} (Y is their common child). The spouses need a PC search per member of
-//! PC(T), which is why HITON-MB performs several times BAMB's tests (seed 000 §4.4).
+//! PC(T), which is why HITON-MB performs several times BAMB's tests (Ling et al. 2019, §4.4).
 
 use super::subsets::find_separating_set;
 use super::{Blanket, CiTester};

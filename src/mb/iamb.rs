@@ -1,5 +1,5 @@
 //! IAMB, the Incremental Association Markov Blanket algorithm (Tsamardinos, Aliferis and
-//! Statnikov 2003), the baseline of seed 000 §5.
+//! Statnikov 2003), the baseline of Ling et al. 2019, §5.
 //!
 //! Growing phase: repeatedly add the variable most dependent on the target given the
 //! current blanket (strength of [`CiTester::strength`]), as long as that dependence is

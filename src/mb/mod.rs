@@ -1,26 +1,26 @@
-//! Markov blanket discovery by conditional-independence tests (seed 000).
+//! Markov blanket discovery by conditional-independence tests (Ling et al. 2019).
 //!
 //! - [`ci_test`]: the G² test with its degrees of freedom, sparse-table rule, cache and
 //!   counter; every algorithm asks it the same way.
-//! - [`bamb`](mod@bamb): BAMB, seed 000 Algorithm 1 (candidate PC and spouses found together, false
+//! - [`bamb`](mod@bamb): BAMB, Ling et al. 2019, Algorithm 1 (candidate PC and spouses found together, false
 //!   positives removed in one go).
-//! - [`iamb`](mod@iamb): IAMB, the baseline of seed 000 §5 (grow by strongest dependence, then shrink).
-//! - [`hiton`]: HITON-MB, seed 000's most accurate baseline (HITON-PC of the target and of
+//! - [`iamb`](mod@iamb): IAMB, the baseline of Ling et al. 2019, §5 (grow by strongest dependence, then shrink).
+//! - [`hiton`]: HITON-MB, the most accurate baseline of Ling et al. 2019 (HITON-PC of the target and of
 //!   each of its PC members, spouses by the v-structure test).
-//! - [`contingency`]: the stratified counts behind G² and its adjusted degrees of freedom.
-//! - [`subsets`]: BAMB's separating-set search.
+//! - `contingency`: the stratified counts behind G² and its adjusted degrees of freedom.
+//! - `subsets`: BAMB's separating-set search.
 //! - [`truth`]: the true blanket read off a network, and precision / recall / F1.
 //! - [`restrict`]: candidate parents restricted to the discovered PC sets or blankets.
 //! - [`run`]: discovering the blankets of several targets with per-target counts and times.
 
 pub mod bamb;
 pub mod ci_test;
-pub mod contingency;
+mod contingency;
 pub mod hiton;
 pub mod iamb;
 pub mod restrict;
 pub mod run;
-pub mod subsets;
+mod subsets;
 pub mod truth;
 
 pub use bamb::bamb;
@@ -32,15 +32,18 @@ pub use run::{discover, discover_all, target_index, TargetRun};
 pub use truth::{accuracy, true_blanket, Accuracy, TrueBlanket, TruthMap};
 
 /// The blanket discovery algorithms.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Algorithm {
-    /// BAMB (seed 000, Algorithm 1): reports the parents-and-children and the spouses.
+    /// BAMB (Ling et al. 2019, Algorithm 1): reports the parents-and-children and the
+    /// spouses.
     #[default]
     Bamb,
-    /// IAMB (Tsamardinos et al. 2003), seed 000's baseline: reports the blanket only.
+    /// IAMB (Tsamardinos et al. 2003), a baseline of Ling et al. 2019: reports the
+    /// blanket only.
     Iamb,
-    /// HITON-MB (Aliferis et al. 2003), seed 000's baseline: reports the PC set and the
-    /// spouses.
+    /// HITON-MB (Aliferis et al. 2003), a baseline of Ling et al. 2019: reports the PC
+    /// set and the spouses.
     Hiton,
 }
 

@@ -1,12 +1,13 @@
 //! Blanket-restricted candidate parents for large problems: each variable's parents are
-//! drawn only from its discovered PC set or Markov blanket (BAMB, seed 000 Algorithm 1).
+//! drawn only from its discovered PC set or Markov blanket (BAMB, Ling et al. 2019, Algorithm 1).
 
 use super::{bamb, CiOptions, CiTester, MbError};
 use crate::data::DataSet;
 use bnsl_formulations::VarSet;
 
 /// Which discovered set bounds a variable's parents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Restriction {
     /// Parents and children (a true parent is always in its child's PC set).
     Pc,

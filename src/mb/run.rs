@@ -1,4 +1,4 @@
-//! Discovering blankets target by target, with the per-target measures of seed 000 §5.1
+//! Discovering blankets target by target, with the per-target measures of Ling et al. 2019, §5.1
 //! (number of CI tests and time).
 
 use super::{bamb, hiton_mb, iamb, Algorithm, Blanket, CiTester, MbError};

@@ -1,4 +1,4 @@
-//! The separating-set search of seed 000 Algorithm 1 ("T ⊥ X | Z for some Z ⊆ S"):
+//! The separating-set search of Ling et al. 2019, Algorithm 1 ("T ⊥ X | Z for some Z ⊆ S"):
 //! subsets of a pool in order of size, then in the pool's order, so small conditioning
 //! sets — the most reliable tests — come first.
 
@@ -12,7 +12,7 @@ use super::CiTester;
 /// only grow with S, and so do the degrees of freedom: once no subset of some size is
 /// testable (see [`CiTester::testable`]), no larger one is, and the search stops.
 /// Untestable sets are skipped without being counted.
-pub fn find_separating_set(
+pub(super) fn find_separating_set(
     ci: &mut CiTester,
     t: usize,
     x: usize,

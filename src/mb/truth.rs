@@ -1,5 +1,5 @@
-//! The true Markov blanket of a node read off a network (seed 000 Definition 6: parents,
-//! children and spouses), and the accuracy measures of seed 000 §5.1.
+//! The true Markov blanket of a node read off a network (Ling et al. 2019, Definition 6:
+//! parents, children and spouses), and the accuracy measures of its §5.1.
 
 use super::MbError;
 use crate::data::{BayesNet, DataSet};
@@ -38,7 +38,7 @@ pub struct Accuracy {
     pub f1: f64,
 }
 
-/// Accuracy of `found` against `truth` (seed 000 §5.1; the conventions for empty sets
+/// Accuracy of `found` against `truth` (Ling et al. 2019, §5.1; the conventions for empty sets
 /// are those of [`Accuracy`]'s fields: an empty answer to an empty blanket scores 1).
 pub fn accuracy(found: &[usize], truth: &[usize]) -> Accuracy {
     let tp = found.iter().filter(|v| truth.contains(v)).count() as f64;

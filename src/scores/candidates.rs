@@ -1,6 +1,6 @@
 //! Candidate parent sets: sequential generation up to a parent limit, level by level
 //! (all sets of size s for every child before size s + 1), with the pruning rules of
-//! seed 002 ("Pruning Rules for Candidate Parent Sets") in their ε-relaxed form.
+//! Liao et al. 2019 ("Pruning Rules for Candidate Parent Sets") in their ε-relaxed form.
 //!
 //! With a gap ε ≥ 0 a parent set is dropped only if no network within ε of the optimum
 //! can use it; ε = 0 is exact pruning. Scores are higher-is-better here, so a subset Π

@@ -4,13 +4,13 @@
 use std::path::PathBuf;
 
 /// The repository root.
-pub fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// `../shared/instances`, or a panic saying it is missing: shared-instance tests must
 /// never pass silently without their data.
-pub fn shared() -> PathBuf {
+pub(crate) fn shared() -> PathBuf {
     let p = repo().join("../shared/instances");
     assert!(
         p.join("MANIFEST.md").is_file(),
@@ -21,7 +21,7 @@ pub fn shared() -> PathBuf {
 }
 
 /// One line of a reference-score fixture: child, parents, and the two peers' scores.
-pub struct ReferenceScore {
+pub(crate) struct ReferenceScore {
     pub child: String,
     pub parents: Vec<String>,
     pub pgmpy: f64,
@@ -29,7 +29,7 @@ pub struct ReferenceScore {
 }
 
 /// A fixture of `tests/fixtures/reference` (written by scripts/reference/make_score_fixtures.py).
-pub struct ReferenceFixture {
+pub(crate) struct ReferenceFixture {
     pub source: PathBuf,
     pub score: String,
     pub ess: Option<f64>,
@@ -37,7 +37,7 @@ pub struct ReferenceFixture {
 }
 
 /// Reads a reference fixture by file name.
-pub fn reference_fixture(name: &str) -> ReferenceFixture {
+pub(crate) fn reference_fixture(name: &str) -> ReferenceFixture {
     let path = repo().join("tests/fixtures/reference").join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     let mut lines = text.lines();
@@ -75,7 +75,7 @@ pub fn reference_fixture(name: &str) -> ReferenceFixture {
 }
 
 /// Checks every family of a fixture against bnsl's scorer; returns the largest deviation.
-pub fn check_reference_fixture(name: &str) -> f64 {
+pub(crate) fn check_reference_fixture(name: &str) -> f64 {
     use bnsl::data::load_data;
     use bnsl::scores::{LocalScorer, ScoreKind};
     let fx = reference_fixture(name);
@@ -112,7 +112,7 @@ pub fn check_reference_fixture(name: &str) -> f64 {
 }
 
 /// One row of `ground_truth/optima.csv` with a numeric optimum.
-pub struct KnownOptimum {
+pub(crate) struct KnownOptimum {
     /// Path under `../shared/instances`.
     pub instance: String,
     /// The row's parameters (e.g. `palim 3`).
@@ -121,7 +121,7 @@ pub struct KnownOptimum {
 }
 
 /// The rows of `ground_truth/optima.csv` whose optimum is a number.
-pub fn known_optima() -> Vec<KnownOptimum> {
+pub(crate) fn known_optima() -> Vec<KnownOptimum> {
     let text = std::fs::read_to_string(shared().join("ground_truth/optima.csv")).unwrap();
     text.lines()
         .skip(1)
@@ -152,7 +152,7 @@ fn csv_fields(line: &str) -> Vec<String> {
 }
 
 /// The number of variables of a score file (its first non-comment line).
-pub fn score_file_vars(path: &std::path::Path) -> usize {
+pub(crate) fn score_file_vars(path: &std::path::Path) -> usize {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
@@ -164,7 +164,7 @@ pub fn score_file_vars(path: &std::path::Path) -> usize {
 }
 
 /// Runs the `bnsl` binary under test with `args`.
-pub fn bnsl(args: &[&str]) -> std::process::Output {
+pub(crate) fn bnsl(args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_bnsl"))
         .args(args)
         .output()
@@ -173,7 +173,7 @@ pub fn bnsl(args: &[&str]) -> std::process::Output {
 
 /// Runs `bnsl` with `args`, expects failure with every `needles` in stderr, and no
 /// panic; returns stderr for further checks.
-pub fn fails_with(args: &[&str], needles: &[&str]) -> String {
+pub(crate) fn fails_with(args: &[&str], needles: &[&str]) -> String {
     let out = bnsl(args);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(!out.status.success(), "{args:?} should fail");
@@ -185,7 +185,7 @@ pub fn fails_with(args: &[&str], needles: &[&str]) -> String {
 }
 
 /// A score file shipped in `instances/scores`, as a path string.
-pub fn shipped_scores(name: &str) -> String {
+pub(crate) fn shipped_scores(name: &str) -> String {
     repo()
         .join("instances/scores")
         .join(name)
@@ -196,7 +196,7 @@ pub fn shipped_scores(name: &str) -> String {
 /// Runs `bnsl` with `args`, sends it SIGINT (Ctrl+C) as soon as a line of its stderr
 /// satisfies `ready`, and returns its output (stderr as read) and the seconds from the
 /// signal to its exit. Panics if it exits before any line is ready.
-pub fn bnsl_interrupted(
+pub(crate) fn bnsl_interrupted(
     args: &[&str],
     ready: impl Fn(&str) -> bool,
 ) -> (std::process::Output, f64) {
@@ -219,7 +219,7 @@ pub fn bnsl_interrupted(
 
 /// Runs `bnsl` with `args`, sends it SIGINT (Ctrl+C) after `delay`, and returns its
 /// output and the seconds from the signal to its exit.
-pub fn bnsl_interrupted_after(
+pub(crate) fn bnsl_interrupted_after(
     args: &[&str],
     delay: std::time::Duration,
 ) -> (std::process::Output, f64) {

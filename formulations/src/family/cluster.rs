@@ -14,8 +14,9 @@ use crate::varset::VarSet;
 /// - [`ClusterForm::NoParentInside`]: `Σ_{v ∈ C} Σ_{Π : Π ∩ C = ∅} x(v, Π) ≥ 1`.
 ///
 /// The columns of C's nodes split between the two, so the cut takes the form with fewer
-/// of them: small clusters the first, large ones the second (on carpo500 this halves the
-/// nonzeros of the cut rows, and LP iterations get cheaper by as much).
+/// of them: small clusters the first, large ones the second (fewer nonzeros in the cut
+/// rows make LP iterations cheaper; see README, "Benchmark notes behind design
+/// choices").
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClusterCut {
     /// The cluster C.

@@ -1,5 +1,5 @@
 //! The family-variable integer program of GOBNILP (Cussens; Bartlett & Cussens 2017,
-//! the background of seed 002): one binary x(v, Π) per node v and candidate parent set Π,
+//! the background of Liao et al. 2019): one binary x(v, Π) per node v and candidate parent set Π,
 //!
 //! ```text
 //! maximise   Σ_v Σ_Π σ(v, Π) · x(v, Π)

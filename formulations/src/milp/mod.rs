@@ -114,23 +114,39 @@ pub enum MilpError {
     /// Bounds that are NaN, inverted, or empty at infinity (`lower = +inf`, `upper = -inf`).
     #[error("`{name}`: bounds [{lower}, {upper}] are not a valid range")]
     BadBounds {
+        /// The variable or row.
         name: String,
+        /// Its lower bound or side.
         lower: f64,
+        /// Its upper bound or side.
         upper: f64,
     },
     /// A coefficient (objective or row) that is NaN or infinite.
     #[error("`{name}`: coefficient {value} is not a finite number")]
-    BadCoefficient { name: String, value: f64 },
+    BadCoefficient {
+        /// The variable or row.
+        name: String,
+        /// The coefficient.
+        value: f64,
+    },
     /// A row refers to a variable the model does not have.
     #[error("row `{row}` refers to variable #{index}, but the model has {num_vars} variables")]
     UnknownVariable {
+        /// The row.
         row: String,
+        /// The variable index it names.
         index: usize,
+        /// The variables the model has.
         num_vars: usize,
     },
     /// A row lists the same variable twice.
     #[error("row `{row}` lists variable `{var}` twice")]
-    DuplicateVariable { row: String, var: String },
+    DuplicateVariable {
+        /// The row.
+        row: String,
+        /// The variable listed twice.
+        var: String,
+    },
 }
 
 /// Column-major (compressed sparse column) form of a model's constraint matrix, the

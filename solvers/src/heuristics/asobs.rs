@@ -1,4 +1,4 @@
-//! Acyclic-selection OBS (ASOBS, seed 001 §4): nodes are visited from the last of the
+//! Acyclic-selection OBS (ASOBS, Scanagatta et al. 2015, §4): nodes are visited from the last of the
 //! order to the first, and each takes its best candidate none of whose parents is already
 //! a descendant of it. Back-arcs to later nodes are allowed as long as they close no cycle,
 //! so for every order the network scores at least as well as OBS's (Theorem 3). With the

@@ -1,4 +1,4 @@
-//! The Boolean descendant matrix of ASOBS (seed 001 §4, steps 1 and 2b–2d): `m(X, Y)` is
+//! The Boolean descendant matrix of ASOBS (Scanagatta et al. 2015, §4, steps 1 and 2b–2d): `m(X, Y)` is
 //! true when `Y` is a descendant of `X` in the network built so far. Rows are bitsets, so
 //! the acyclicity test of a candidate (step 2a: no parent is a descendant of the child)
 //! is one intersection per candidate.
@@ -7,7 +7,7 @@ use bnsl_formulations::VarSet;
 
 /// Descendant relation of a growing DAG.
 #[derive(Clone, Debug)]
-pub struct DescendantMatrix {
+pub(super) struct DescendantMatrix {
     rows: Vec<VarSet>,
     /// Pending (ancestor, new descendant) cells, reused between updates.
     todo: Vec<(usize, usize)>,
@@ -15,7 +15,7 @@ pub struct DescendantMatrix {
 
 impl DescendantMatrix {
     /// All false, over `n` nodes (step 1).
-    pub fn new(n: usize) -> Self {
+    pub(super) fn new(n: usize) -> Self {
         DescendantMatrix {
             rows: vec![VarSet::empty(n); n],
             todo: Vec::new(),
@@ -23,7 +23,7 @@ impl DescendantMatrix {
     }
 
     /// The descendants of `x`.
-    pub fn descendants(&self, x: usize) -> &VarSet {
+    pub(super) fn descendants(&self, x: usize) -> &VarSet {
         &self.rows[x]
     }
 
@@ -35,7 +35,7 @@ impl DescendantMatrix {
     /// and its propagation stops there, so each pending cell either flips a matrix cell
     /// (at most n² times over a whole construction) or is dropped, and each flip queues
     /// at most one cell per parent: O(n²·k) for the whole network, k the largest parent set.
-    pub fn add_parents<'a>(
+    pub(super) fn add_parents<'a>(
         &mut self,
         child: usize,
         new_parents: &VarSet,

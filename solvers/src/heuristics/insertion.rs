@@ -1,7 +1,7 @@
 //! The insertion local search over orders (the neighbourhood of Alonso-Barba et al. 2011
 //! and of Lee & van Beek's INOBS, 2017): a move takes one node out of the order and puts
 //! it back at any other position; the network is the OBS network of the order (every
-//! node takes its best candidate among its predecessors). Adjacent swaps (seed 001 §4)
+//! node takes its best candidate among its predecessors). Adjacent swaps (Scanagatta et al. 2015)
 //! are the moves of one position, so this neighbourhood contains theirs.
 //!
 //! Moving v from position i to j changes only v's predecessors and those of the nodes v
@@ -23,7 +23,7 @@ const IMPROVEMENT_TOLERANCE: f64 = 1e-12;
 /// that improves the OBS score most; stops when a pass over every node improves nothing,
 /// or at `deadline`. Returns the final order and its OBS network, or `None` when `order`
 /// admits no network (see [`obs_network`]).
-pub fn insertion_search(
+pub(super) fn insertion_search(
     table: &ScoreTable,
     mut order: Vec<usize>,
     deadline: Option<Instant>,

@@ -1,4 +1,4 @@
-//! The swap local search of seed 001 §4: for the current order V1 … Vn and its OBS
+//! The swap local search of Scanagatta et al. 2015, §4: for the current order V1 … Vn and its OBS
 //! network, swap adjacent nodes Vj, Vj+1 whenever the swapped order scores better, until
 //! no swap improves. After the swap Vj may also take parent sets containing Vj+1 and
 //! Vj+1 loses Vj, so only Vj's candidates that contain Vj+1 are inspected, and Vj+1's only
@@ -16,7 +16,7 @@ const IMPROVEMENT_TOLERANCE: f64 = 1e-12;
 /// Hill-climbs over adjacent swaps from `order`, starting from its OBS network; stops at a
 /// local optimum or at `deadline`. Returns the final order and its OBS network, or `None`
 /// when `order` admits no network (see [`obs_network`]).
-pub fn swap_search(
+pub(crate) fn swap_search(
     table: &ScoreTable,
     mut order: Vec<usize>,
     deadline: Option<Instant>,

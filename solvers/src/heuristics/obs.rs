@@ -1,4 +1,4 @@
-//! Ordering-based search (OBS, Teyssier & Koller 2005, as used in seed 001 §4): for a
+//! Ordering-based search (OBS, Teyssier & Koller 2005, as used in Scanagatta et al. 2015, §4): for a
 //! total order, every node takes its best candidate whose parents all precede it. The
 //! result is acyclic by construction and costs O(Ck) for C candidates of size ≤ k.
 
@@ -18,7 +18,7 @@ pub fn obs_network(table: &ScoreTable, order: &[usize]) -> Option<Network> {
 }
 
 /// The position of every node in `order`.
-pub fn positions(order: &[usize]) -> Vec<usize> {
+pub(super) fn positions(order: &[usize]) -> Vec<usize> {
     let mut pos = vec![0; order.len()];
     for (i, &v) in order.iter().enumerate() {
         pos[v] = i;
@@ -27,7 +27,12 @@ pub fn positions(order: &[usize]) -> Vec<usize> {
 }
 
 /// Index of the best candidate of `v` whose parents all sit before position `limit`.
-pub fn best_before(table: &ScoreTable, v: usize, pos: &[usize], limit: usize) -> Option<usize> {
+pub(super) fn best_before(
+    table: &ScoreTable,
+    v: usize,
+    pos: &[usize],
+    limit: usize,
+) -> Option<usize> {
     table
         .candidates(v)
         .iter()
@@ -37,7 +42,7 @@ pub fn best_before(table: &ScoreTable, v: usize, pos: &[usize], limit: usize) ->
 /// The best candidate of `v` (at position `limit`, choosing `choice` now) once `gained`
 /// precedes it as well: a better candidate containing `gained` with every other parent
 /// before `limit`, or `choice` itself.
-pub fn best_gaining(
+pub(super) fn best_gaining(
     table: &ScoreTable,
     v: usize,
     pos: &[usize],
@@ -57,7 +62,7 @@ pub fn best_gaining(
 /// longer precedes it: `choice` if it does not hold `lost`, else the best candidate
 /// without `lost` with every parent before `limit` (never a better one than `choice`,
 /// as the allowed parents only shrink), or `None` when none is left.
-pub fn best_losing(
+pub(super) fn best_losing(
     table: &ScoreTable,
     v: usize,
     pos: &[usize],

@@ -1,6 +1,6 @@
-//! Random-restart search over orders (seed 001 §4): every restart samples a uniformly
+//! Random-restart search over orders (Scanagatta et al. 2015, §4): every restart samples a uniformly
 //! random order, builds its network with the chosen consistency rule (OBS or ASOBS) and
-//! improves it with the chosen local search (seed 001's swaps, or insertions); restarts
+//! improves it with the chosen local search (Scanagatta et al.'s swaps, or insertions); restarts
 //! run in parallel on the rayon pool until a time limit or a restart count is reached,
 //! and the best network is kept.
 //!
@@ -15,6 +15,7 @@ use super::insertion::insertion_search;
 use super::local_search::swap_search;
 use super::network::Network;
 use super::obs::obs_network;
+use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -46,6 +47,9 @@ pub struct AsobsOptions {
     pub seed: u64,
     /// The local search that improves each restart.
     pub local_search: LocalSearch,
+    /// Stops the search once stopped from outside (no new restarts begin); the result is
+    /// the best network of the restarts done.
+    pub stop: StopToken,
 }
 
 /// The neighbourhood each restart's order is improved in.
@@ -53,9 +57,9 @@ pub struct AsobsOptions {
 pub enum LocalSearch {
     /// No local search: the network of the sampled order as it is.
     None,
-    /// Swaps of adjacent nodes (seed 001 §4).
+    /// Swaps of adjacent nodes (Scanagatta et al. 2015, §4).
     Swap,
-    /// Moves of one node to any position ([`insertion_search`]), a superset of the swaps.
+    /// Moves of one node to any position (`insertion_search`), a superset of the swaps.
     Insertion,
 }
 
@@ -68,6 +72,7 @@ impl Default for AsobsOptions {
             max_restarts: None,
             seed: 1,
             local_search: LocalSearch::Swap,
+            stop: StopToken::new(),
         }
     }
 }
@@ -139,8 +144,7 @@ pub fn asobs_search_with_progress(
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let out_of_time = i > 0
-                    && (deadline.is_some_and(|d| Instant::now() >= d)
-                        || crate::interrupt::requested());
+                    && (deadline.is_some_and(|d| Instant::now() >= d) || opts.stop.is_stopped());
                 if opts.max_restarts.is_some_and(|m| i >= m) || out_of_time {
                     break;
                 }

@@ -14,7 +14,7 @@
 //!    otherwise go on to prove a cyclic solution optimal for the program, a search
 //!    whose only yield is that solution's cuts. On a back-end with a cut callback (CBC,
 //!    [`NodeCuts`]) each round is a branch and cut: the solver
-//!    separates cluster cuts at its nodes ([`ClusterSeparator`]), and the clusters it
+//!    separates cluster cuts at its nodes (`ClusterSeparator`), and the clusters it
 //!    found join the program of the rounds after. An
 //!    acyclic solution proven optimal for the program is optimal for the problem (the
 //!    program is a relaxation); one found before the proof becomes the incumbent. A
@@ -26,17 +26,16 @@
 
 use super::live::solve_reporting;
 use super::node_cuts::ClusterSeparator;
-use super::separation::{separate, sub_ip_backend};
+use super::separation::{MilpSubIp, Pipeline};
 use super::sink::round_to_dag;
-use super::{
-    gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
-};
-use crate::interrupt;
+use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
 use crate::milp::{
-    Limits, MilpBackend, MilpOutcome, MipWatch, NodeCuts, SolverError, Status, Watched,
+    sub_ip_backend, Limits, MilpBackend, MilpOutcome, MipWatch, NodeCuts, SolverError, Status,
+    Watched,
 };
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
+use bnsl_formulations::milp::MilpError;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
@@ -83,7 +82,7 @@ impl FamilyIlpSolver for CutLoop<'_> {
 
 /// Phase 2 alone, from the program without any cluster cut (for tests: every cycle
 /// must then be cut in the MIP rounds, at the nodes where the back-end can).
-#[cfg(test)]
+#[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 pub(super) fn mip_rounds_only(
     backend: &dyn MilpBackend,
     ilp: &FamilyIlp<'_>,
@@ -119,6 +118,25 @@ pub struct RootCuts {
     pub rounds: u64,
     /// The LP bound after the last round, if an LP was solved to optimality.
     pub bound: Option<f64>,
+}
+
+impl RootCuts {
+    /// Adds the cluster-cut rows of the root (the last [`RootCuts::cuts`] rows of
+    /// [`RootCuts::model`]) to `program`, a program over the same family columns (the
+    /// family program, or the ordering program, whose first columns are the family's).
+    pub fn add_cuts_to(&self, program: &mut MilpModel) -> Result<(), MilpError> {
+        let rows = self.model.rows();
+        let cuts = usize::try_from(self.cuts).map_or(rows.len(), |c| c.min(rows.len()));
+        for row in &rows[rows.len() - cuts..] {
+            program.add_row(
+                row.name.clone(),
+                row.coefficients.iter().copied(),
+                row.lower,
+                row.upper,
+            )?;
+        }
+        Ok(())
+    }
 }
 
 /// Runs phase 1 of the cut loop alone on `backend` (LP rounds with heuristic and, unless
@@ -196,9 +214,9 @@ impl<'a, 't> Run<'a, 't> {
             .map(|t| (t - self.began.elapsed().as_secs_f64()).max(0.0))
     }
 
-    /// Whether the time is up or the user pressed Ctrl+C: stop with what we have.
+    /// Whether the time is up or the stop token was stopped: stop with what we have.
     fn must_stop(&self) -> bool {
-        self.remaining().is_some_and(|r| r <= 0.0) || interrupt::requested()
+        self.remaining().is_some_and(|r| r <= 0.0) || self.options.limits.stop.is_stopped()
     }
 
     fn limits(&self) -> Limits {
@@ -303,12 +321,17 @@ impl<'a, 't> Run<'a, 't> {
                     if self.done() {
                         return Ok(Phase::Stop);
                     }
-                    let round = separate(
+                    let exact = sub_ip.map(MilpSubIp);
+                    let pipeline = Pipeline {
+                        options: &self.options.separation,
+                        search: None,
+                        exact: exact.as_ref().map(|e| e as _),
+                    };
+                    let round = pipeline.separate(
                         self.ilp,
                         values,
-                        &self.options.separation,
-                        sub_ip,
                         self.remaining(),
+                        &self.options.limits.stop,
                     )?;
                     if self.add_cuts(round.cuts) == 0 {
                         return Ok(Phase::Continue);
@@ -476,10 +499,10 @@ impl<'a, 't> Run<'a, 't> {
 
     fn outcome(self) -> IlpOutcome {
         let status = match (&self.incumbent, self.bound) {
-            _ if self.infeasible => IlpStatus::Infeasible,
-            (Some((_, score)), Some(bound)) if gap_closed(*score, bound) => IlpStatus::Optimal,
-            (Some(_), _) => IlpStatus::Feasible,
-            (None, _) => IlpStatus::Unknown,
+            _ if self.infeasible => Status::Infeasible,
+            (Some((_, score)), Some(bound)) if gap_closed(*score, bound) => Status::Optimal,
+            (Some(_), _) => Status::Feasible,
+            (None, _) => Status::Unknown,
         };
         let (dag, score) = match self.incumbent {
             Some((dag, score)) if !self.infeasible => (Some(dag), Some(score)),
@@ -562,9 +585,40 @@ mod tests {
     use crate::milp::{
         CutSeparator, Limits, MilpOutcome, MipWatch, NodeCuts, SolverError, Watched,
     };
+    use bnsl_formulations::milp::Sense;
     use bnsl_formulations::{FamilyIlp, MilpModel, VarSet};
     use std::cell::RefCell;
     use std::sync::Arc;
+
+    /// The root's cut rows, and only they, join another program over the same columns.
+    #[test]
+    fn root_cuts_are_copied_into_a_program() {
+        let mut model = MilpModel::new(Sense::Maximize);
+        let x = model.add_binary("x", 1.0).unwrap();
+        let y = model.add_binary("y", 2.0).unwrap();
+        model
+            .add_row("base", [(x, 1.0), (y, 1.0)], 0.0, 2.0)
+            .unwrap();
+        let program = model.clone();
+        model.add_row("cluster_0", [(x, 1.0)], 1.0, 1.0).unwrap();
+        model.add_row("cluster_1", [(y, -1.0)], -1.0, 0.0).unwrap();
+        let root = super::RootCuts {
+            model,
+            cuts: 2,
+            rounds: 3,
+            bound: None,
+        };
+        let mut target = program.clone();
+        root.add_cuts_to(&mut target).unwrap();
+        let names: Vec<&str> = target.rows().iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["base", "cluster_0", "cluster_1"]);
+        assert_eq!(target.rows()[2].coefficients, [(y, -1.0)]);
+        let mut too_small = MilpModel::new(Sense::Maximize);
+        assert!(
+            root.add_cuts_to(&mut too_small).is_err(),
+            "a column it lacks"
+        );
+    }
 
     /// A node-cut solver that separates one point, then takes its time.
     struct SlowNodeCuts {

@@ -37,12 +37,11 @@ mod tests {
     #[test]
     fn a_long_solve_is_reported_while_it_runs_and_a_short_one_is_not() {
         let reports = Cell::new(0);
-        let long = solve_reporting(
+        solve_reporting(
             || std::thread::sleep(LIVE_REPORT_INTERVAL.mul_f64(2.5)),
             || reports.set(reports.get() + 1),
         );
         // Two reports at 1 s and 2 s; a third if the loaded host delays the solve.
-        assert_eq!(long, ());
         assert!(
             (2..=3).contains(&reports.get()),
             "{} reports",

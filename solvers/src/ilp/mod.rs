@@ -1,15 +1,16 @@
-//! Exact learning with the family-variable ILP (GOBNILP's approach; SPEC C3).
+//! Exact learning with the family-variable ILP (GOBNILP's approach, Bartlett & Cussens
+//! 2017).
 //!
 //! The program and its cluster cuts are built in `bnsl_formulations::family`; this module
 //! solves it. Engines:
-//! - [`scip_bc::ScipBranchAndCut`] (feature `scip`): one SCIP branch and cut with an
+//! - `scip_bc::ScipBranchAndCut` (feature `scip`): one SCIP branch and cut with an
 //!   acyclicity constraint handler, a cluster-cut separator and the sink heuristic as
 //!   plugins (GOBNILP's design).
-//! - [`cut_loop::CutLoop`], for any [`MilpBackend`](crate::milp::MilpBackend) (HiGHS and CBC, which have no
+//! - [`cut_loop::CutLoop`], for any [`MilpBackend`] (HiGHS and CBC, which have no
 //!   lazy-constraint callback): cutting-plane rounds on the LP relaxation, then MIP
 //!   solves that add the clusters of any cycle and re-solve, warm-started from the best
 //!   DAG found; on CBC, each MIP solve separates cluster cuts at its nodes through CBC's
-//!   cut callback ([`node_cuts`]).
+//!   cut callback (`node_cuts`).
 //! - [`ordering::solve_ordering`]: the polynomial-size ordering formulation in one call.
 //!
 //! Every engine reports the same [`IlpOutcome`]: incumbent DAG, proven bound, and the
@@ -17,17 +18,17 @@
 
 pub mod cut_loop;
 mod live;
-pub mod node_cuts;
+mod node_cuts;
 pub mod ordering;
 #[cfg(feature = "scip")]
 pub mod scip_bc;
-pub mod separation;
-pub mod sink;
+mod separation;
+mod sink;
 
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod tests;
 
-use crate::milp::{Limits, SolverError};
+use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use bnsl_formulations::family::separation::SeparationOptions;
 use bnsl_formulations::Dag;
 
@@ -50,24 +51,11 @@ pub struct IlpOptions {
     pub start: Option<Dag>,
 }
 
-/// What an exact solve established.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum IlpStatus {
-    /// The DAG is optimal: incumbent and bound meet (to 1e-9 relative).
-    Optimal,
-    /// A DAG is known, with a gap to the bound (a limit stopped the search).
-    Feasible,
-    /// No DAG satisfies the candidate lists.
-    Infeasible,
-    /// Nothing was established before a limit stopped the search.
-    Unknown,
-}
-
 /// The result of an exact solve.
 #[derive(Clone, Debug, PartialEq)]
 pub struct IlpOutcome {
     /// What was established.
-    pub status: IlpStatus,
+    pub status: Status,
     /// The best DAG found (made of candidates, acyclic), if any.
     pub dag: Option<Dag>,
     /// Its total score.
@@ -130,6 +118,14 @@ pub struct IlpProgress {
     pub nodes: u64,
     /// Rounds so far (cut loops).
     pub rounds: u64,
+}
+
+/// The engine that solves the family ILP on `backend`: its branch and cut where it has
+/// one ([`MilpBackend::branch_and_cut`]), else the cut loop around its solves.
+pub fn family_solver<'b>(backend: &'b dyn MilpBackend) -> Box<dyn FamilyIlpSolver + 'b> {
+    backend
+        .branch_and_cut()
+        .unwrap_or_else(|| Box::new(cut_loop::CutLoop::new(backend)))
 }
 
 /// A solver of the family-variable ILP.

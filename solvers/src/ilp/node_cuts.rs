@@ -17,19 +17,19 @@ use std::sync::Mutex;
 /// Separates cluster cuts of the family program of a table with the heuristics
 /// (strongly connected components, short cycles, greedy growth).
 ///
-/// Not the exact sub-IP: at CBC's nodes it cost more than it gained. On alarm_10000's
-/// first MIP round (one thread, strong branching off), CBC with the sub-IP at every node
-/// had done 7,300 nodes in 547 s with its bound still at the root's, −105012.52; with
-/// the heuristics alone, 15,900 nodes in 240 s and the bound at −105261.61.
-pub struct ClusterSeparator {
+/// Not the exact sub-IP: at CBC's nodes it cost more than it gained; with it CBC got
+/// through far fewer nodes and its bound did not move from the root's (see README,
+/// "Benchmark notes behind design choices").
+pub(super) struct ClusterSeparator {
     table: ScoreTable,
     options: SeparationOptions,
     found: Mutex<Found>,
 }
 
 /// The distinct clusters separated since the last [`ClusterSeparator::take_found`], in
-/// the order first found (the same cluster is often violated at many nodes: 2,987 rows
-/// for 471 clusters in 300 s of alarm_10000).
+/// the order first found (the same cluster is often violated at many nodes, so the
+/// rows separated far outnumber the distinct clusters; see README, "Benchmark notes
+/// behind design choices").
 #[derive(Default)]
 struct Found {
     seen: FxHashSet<VarSet>,
@@ -39,7 +39,7 @@ struct Found {
 impl ClusterSeparator {
     /// A separator on a copy of `table` (the solver calls it from its own threads,
     /// which may outlive the caller's borrow).
-    pub fn new(table: &ScoreTable, options: &SeparationOptions) -> Self {
+    pub(super) fn new(table: &ScoreTable, options: &SeparationOptions) -> Self {
         ClusterSeparator {
             table: table.clone(),
             options: options.clone(),
@@ -49,7 +49,7 @@ impl ClusterSeparator {
 
     /// How many distinct clusters went to the solver since the last
     /// [`take_found`](Self::take_found): while a round runs, the cuts it has added so far.
-    pub fn found_so_far(&self) -> usize {
+    pub(super) fn found_so_far(&self) -> usize {
         self.found
             .lock()
             .unwrap_or_else(|p| p.into_inner())
@@ -59,7 +59,7 @@ impl ClusterSeparator {
 
     /// The clusters whose cuts went to the solver since the last call, each once, in
     /// the order first found.
-    pub fn take_found(&self) -> Vec<VarSet> {
+    pub(super) fn take_found(&self) -> Vec<VarSet> {
         let found = std::mem::take(&mut *self.found.lock().unwrap_or_else(|p| p.into_inner()));
         found.in_order
     }

@@ -2,7 +2,7 @@
 //! any back-end, warm-started from a DAG when one is given and the back-end can take it.
 
 use super::live::solve_reporting;
-use super::{gap_closed, proven_bound, IlpOptions, IlpOutcome, IlpProgress, IlpStatus};
+use super::{gap_closed, proven_bound, IlpOptions, IlpOutcome, IlpProgress};
 use crate::milp::{Limits, MilpBackend, MilpOutcome, MipWatch, SolverError, Status, Watched};
 use bnsl_formulations::milp::MilpModel;
 use bnsl_formulations::ordering::ordering_model;
@@ -48,10 +48,10 @@ pub fn solve_ordering(
     .filter(|_| !infeasible)
     .map(|b| incumbent.as_ref().map_or(b, |(_, s)| b.max(*s)));
     let status = match (&incumbent, bound) {
-        _ if infeasible => IlpStatus::Infeasible,
-        (Some((_, s)), Some(b)) if gap_closed(*s, b) => IlpStatus::Optimal,
-        (Some(_), _) => IlpStatus::Feasible,
-        (None, _) => IlpStatus::Unknown,
+        _ if infeasible => Status::Infeasible,
+        (Some((_, s)), Some(b)) if gap_closed(*s, b) => Status::Optimal,
+        (Some(_), _) => Status::Feasible,
+        (None, _) => Status::Unknown,
     };
     let (dag, score) = incumbent.map_or((None, None), |(d, s)| (Some(d), Some(s)));
     Ok(IlpOutcome {

@@ -4,18 +4,17 @@
 //! any parent set inside the others; the node whose best such parent set has the largest
 //! solution value (ties: the smaller loss of score against its best candidate) becomes
 //! the sink of the remaining nodes. The order found this way is then improved as in
-//! seed 001 §4: OBS (every node takes its best-scoring candidate among its predecessors,
+//! Scanagatta et al. 2015, §4: OBS (every node takes its best-scoring candidate among its predecessors,
 //! never worse than the rounded choice) with the swap local search, and ASOBS on the
 //! final order (never worse than OBS on it, Theorem 3).
 
-use crate::heuristics::asobs_network;
-use crate::heuristics::local_search::swap_search;
+use crate::heuristics::{asobs_network, swap_search};
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 
 /// A DAG made of candidates of `ilp`'s table, guided by `values` (one per column).
 /// `None` only when no DAG can be built from the candidates placed this way (some node
 /// has no candidate inside any set of remaining nodes, e.g. under required arcs).
-pub fn round_to_dag(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Dag> {
+pub(super) fn round_to_dag(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Dag> {
     let table = ilp.table();
     let order = sink_order(ilp, values)?;
     let (order, obs) = swap_search(table, order, None)?;

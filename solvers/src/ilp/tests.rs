@@ -3,9 +3,9 @@
 
 use super::cut_loop::{mip_rounds_only, CutLoop};
 use super::ordering::solve_ordering;
-use super::{FamilyIlpSolver, IlpOptions, IlpOutcome, IlpStatus};
+use super::{FamilyIlpSolver, IlpOptions, IlpOutcome};
 use crate::dp::{solve_dp, DpOptions};
-use crate::milp::{backends, Limits};
+use crate::milp::{backends, Limits, Status};
 use bnsl_formulations::{Candidate, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
 
@@ -44,7 +44,7 @@ fn table_strategy() -> impl Strategy<Value = ScoreTable> {
 }
 
 fn assert_optimal(outcome: &IlpOutcome, table: &ScoreTable, optimum: f64, what: &str) {
-    assert_eq!(outcome.status, IlpStatus::Optimal, "{what}: {outcome:?}");
+    assert_eq!(outcome.status, Status::Optimal, "{what}: {outcome:?}");
     let dag = outcome.dag.as_ref().expect("optimal outcomes carry a DAG");
     let score = dag.check(table).expect("a valid DAG");
     assert!(
@@ -219,7 +219,7 @@ fn a_table_without_any_dag_is_infeasible() {
             .unwrap();
         assert_eq!(
             out.status,
-            IlpStatus::Infeasible,
+            Status::Infeasible,
             "{} cut loop",
             backend.name()
         );
@@ -227,7 +227,7 @@ fn a_table_without_any_dag_is_infeasible() {
         let out = solve_ordering(backend.as_ref(), &ilp, &IlpOptions::default(), &|_| {}).unwrap();
         assert_eq!(
             out.status,
-            IlpStatus::Infeasible,
+            Status::Infeasible,
             "{} ordering",
             backend.name()
         );

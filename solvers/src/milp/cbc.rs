@@ -5,7 +5,8 @@
 //! of which an honest report needs, so this module drives the C interface directly.
 //! libCbc is not thread-safe: all calls go through one process-wide lock, so CBC
 //! solves in one process run one at a time. Each solve runs on a thread of its own while
-//! the caller watches for Ctrl+C, which CBC can miss (see [`crate::interrupt`]).
+//! the caller watches the stop token of the limits, which CBC can miss (see
+//! [`crate::interrupt`]).
 //!
 //! CBC 2.10's C interface has a cut-generator callback (`Cbc_addCutCallback`, not bound
 //! by the Rust crates), which [`NodeCuts`] exposes. It is not a lazy-constraint callback:
@@ -17,8 +18,8 @@
 //! carries no bound.
 
 use super::{
-    check_start, finite, trivial_outcome, CutSeparator, Limits, MilpBackend, MilpOutcome, NodeCuts,
-    SolverError, Status, WarmStart,
+    check_start, finite, refuse_params, trivial_outcome, CutSeparator, Limits, MilpBackend,
+    MilpOutcome, NodeCuts, SolverError, Status, WarmStart,
 };
 use crate::interrupt;
 use bnsl_formulations::milp::{MilpModel, Sense};
@@ -83,6 +84,23 @@ impl MilpBackend for CbcBackend {
         NAME
     }
 
+    fn with_params(
+        &self,
+        params: &[(String, String)],
+    ) -> Result<Box<dyn MilpBackend>, SolverError> {
+        refuse_params(NAME, params)?;
+        Ok(Box::new(CbcBackend))
+    }
+
+    fn for_sub_ips(&self) -> Box<dyn MilpBackend> {
+        Box::new(CbcBackend)
+    }
+
+    /// Slowest of the three on separation sub-IPs.
+    fn sub_ip_rank(&self) -> u8 {
+        1
+    }
+
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
         run(model, limits, None, None)
     }
@@ -95,8 +113,9 @@ impl MilpBackend for CbcBackend {
     /// run that then reaches its time limit crashed (SIGSEGV in
     /// `CglPreProcess::postProcess`) on alarm_10000's cut loop, every time, where the
     /// same run without it stops cleanly. A node-cut solve has CBC's preprocessing off,
-    /// and there the limit works: alarm_10000's cut loop with it reached its 200 s
-    /// limit inside a MIP round and stopped cleanly.
+    /// and there the limit works: alarm_10000's cut loop with it reached its time limit
+    /// inside a MIP round and stopped cleanly (see README, "Benchmark notes behind
+    /// design choices").
     fn stops_at_improving_solutions(&self) -> bool {
         false
     }
@@ -172,24 +191,25 @@ fn run(
     Ok(outcome)
 }
 
-/// How often the waiting thread looks for a Ctrl+C while CBC solves.
+/// How often the waiting thread looks at the stop token while CBC solves.
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
-/// How long CBC is given to stop by itself after a Ctrl+C before its solve is left
-/// running. CBC 2.10's handler often has no effect: a Ctrl+C in a cut-loop round's root
-/// processing on alarm_10000 was seen 391.7 s later, at the round's end, and on the
-/// ordering program of `alarm_1000` one at 2 s never stopped the solve (it ran on to its
-/// 120 s time limit).
+/// How long CBC is given to stop after a stop request (a Ctrl+C, or a stopped token
+/// passed on to CBC's handler) before its solve is left running. CBC 2.10's handler often has no effect: a Ctrl+C in a cut-loop round's root
+/// processing may be seen only at the round's end, and one during the ordering
+/// program's solve may never stop it before its time limit (see README, "Benchmark
+/// notes behind design choices").
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Stack of CBC's thread: as much as a main thread has, with room to spare.
 const STACK_BYTES: usize = 32 << 20;
 
-/// Runs `job` on a thread of its own and waits for it, watching for Ctrl+C meanwhile
-/// (see [`interrupt`]). When CBC does not stop within [`STOP_GRACE`] of a Ctrl+C, its
-/// solve is left running and reported as stopped with nothing found: the caller keeps
-/// what earlier solves gave it.
+/// Runs `job` on a thread of its own and waits for it, watching its stop token meanwhile
+/// (see [`interrupt`]): a stop reaches CBC through its SIGINT handler. When CBC does
+/// not stop within [`STOP_GRACE`], its solve is left running and reported as stopped
+/// with nothing found: the caller keeps what earlier solves gave it.
 fn solve_on_a_thread_of_its_own(job: Job) -> Result<MilpOutcome, SolverError> {
+    let stop = job.limits.stop.clone();
     let (sender, receiver) = mpsc::channel();
     thread::Builder::new()
         .name("cbc".into())
@@ -208,11 +228,12 @@ fn solve_on_a_thread_of_its_own(job: Job) -> Result<MilpOutcome, SolverError> {
             Err(RecvTimeoutError::Timeout) => {}
         }
         interrupt::reclaim_sigint();
-        if interrupt::requested() {
+        if stop.is_stopped() {
+            interrupt::forward_stop_to_guarded_solver();
             let since = *interrupted_at.get_or_insert_with(Instant::now);
             if since.elapsed() >= STOP_GRACE {
                 interrupt::abandon_solve();
-                // A solve left running after a Ctrl+C: nothing known.
+                // A solve left running after a stop request: nothing known.
                 return Ok(MilpOutcome::nothing_known());
             }
         }
@@ -257,7 +278,7 @@ impl Job {
             unsafe { ffi::Cbc_solve(cbc.0) };
         }
         if cbc.stopped_by_user() {
-            interrupt::record();
+            self.limits.stop.stop();
         }
         if let (Some(node_cuts), true) = (&node_cuts, self.limits.verbose) {
             eprintln!("{}", node_cuts.summary());

@@ -8,7 +8,7 @@ use super::{
     check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, MipWatch, SolverError,
     Status, WarmStart, Watched,
 };
-use crate::interrupt;
+use crate::stop::StopToken;
 use bnsl_formulations::milp::{MilpModel, Sense};
 use highs::{
     ColProblem, HighsModelStatus, HighsOptionValue, HighsSolutionStatus, Model, SolvedModel,
@@ -37,10 +37,9 @@ impl HighsBackend {
     /// The options bnsl sets on HiGHS for its programs: a small cut pool whose cuts age
     /// out of the LP after 3 rounds unused (HiGHS's defaults: 10,000 and 20). On the
     /// family program's MIP rounds HiGHS otherwise spends most of each round in its own
-    /// root separation (4,224 cuts on a 101-row round of a 12-node table). Measured with
-    /// `scripts/bench/ilp.py` (HiGHS, family, one run after the other): alarm1000 19.47 s
-    /// to 13.61 s, water_1000_1 22.12 s to 11.78 s, water_4000_1 18.40 s to 17.05 s, the
-    /// other 20 GOBNILP and MINOBS files within 0.1 s.
+    /// root separation, producing far more cuts than the program has rows. The small
+    /// pool makes the slowest HiGHS files faster and leaves the others unchanged (see
+    /// README, "Benchmark notes behind design choices").
     pub fn program_options() -> Vec<(String, HighsOption)> {
         [
             ("mip_pool_soft_limit", HighsOption::Int(100)),
@@ -91,6 +90,27 @@ impl MilpBackend for HighsBackend {
         NAME
     }
 
+    /// HiGHS options, see [`HighsBackend::with_user_options`].
+    fn with_params(
+        &self,
+        params: &[(String, String)],
+    ) -> Result<Box<dyn MilpBackend>, SolverError> {
+        Ok(Box::new(HighsBackend::with_user_options(params)?))
+    }
+
+    /// HiGHS with light settings: stop at the first solution, no presolve, heuristics,
+    /// symmetry detection or restarts.
+    fn for_sub_ips(&self) -> Box<dyn MilpBackend> {
+        Box::new(HighsBackend::with_options(light_options()))
+    }
+
+    /// The fastest on separation sub-IPs: HiGHS with its light settings solves these
+    /// small programs faster than SCIP (see README, "Benchmark notes behind design
+    /// choices").
+    fn sub_ip_rank(&self) -> u8 {
+        3
+    }
+
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
         run(model, limits, None, None, &self.options)
     }
@@ -133,6 +153,30 @@ impl Watched for HighsBackend {
         }
         run(model, limits, start, Some(watch), &self.options)
     }
+}
+
+/// HiGHS settings for the separation sub-IPs: any feasible solution is a violated
+/// cluster, so the solve stops at the first one; presolve, symmetry detection, restarts
+/// and primal heuristics cost more than they save on these small programs, and small cut
+/// pools keep the LPs short (the program options of every HiGHS solve of bnsl's).
+/// Together they make the sub-IPs markedly faster than HiGHS's defaults (see README,
+/// "Benchmark notes behind design choices").
+fn light_options() -> Vec<(String, HighsOption)> {
+    use HighsOption::{Bool, Int, Real, Text};
+    let light = [
+        ("mip_max_improving_sols", Int(1)),
+        ("presolve", Text("off".into())),
+        ("mip_heuristic_run_feasibility_jump", Bool(false)),
+        ("mip_heuristic_effort", Real(0.0)),
+        ("mip_detect_symmetry", Bool(false)),
+        ("mip_allow_restart", Bool(false)),
+    ]
+    .into_iter()
+    .map(|(name, value)| (name.to_string(), value));
+    HighsBackend::program_options()
+        .into_iter()
+        .chain(light)
+        .collect()
 }
 
 /// A value of a HiGHS option.
@@ -308,7 +352,11 @@ fn run(
     let begin = Instant::now();
     let mut highs = build(model)?;
     configure(&mut highs, limits)?;
-    watch_mip(&mut highs, watch)?;
+    let watched = CallbackData {
+        stop: &limits.stop,
+        watch,
+    };
+    watch_mip(&mut highs, &watched)?;
     for (name, value) in options {
         // SAFETY: `highs` is the live instance built above.
         unsafe { set_highs_option(highs.as_mut_ptr(), name, value)? };
@@ -402,15 +450,21 @@ fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
     Ok(())
 }
 
-/// Installs HiGHS's MIP-interrupt callback ([`on_mip_interrupt`]): it lets Ctrl+C stop
-/// the branch and bound (HiGHS then stops as at a limit, with its incumbent and bound),
-/// and records progress in `watch`, if given.
-fn watch_mip(highs: &mut Model, watch: Option<&MipWatch>) -> Result<(), SolverError> {
+/// What HiGHS's MIP-interrupt callback ([`on_mip_interrupt`]) reads and writes.
+struct CallbackData<'a> {
+    /// Stopped: HiGHS is asked to stop.
+    stop: &'a StopToken,
+    /// Where progress goes, if anywhere.
+    watch: Option<&'a MipWatch>,
+}
+
+/// Installs HiGHS's MIP-interrupt callback ([`on_mip_interrupt`]): it lets the stop
+/// token end the branch and bound (HiGHS then stops as at a limit, with its incumbent
+/// and bound), and records progress in the watch, if any.
+fn watch_mip(highs: &mut Model, data: &CallbackData<'_>) -> Result<(), SolverError> {
     let ptr = highs.as_mut_ptr();
-    let user_data = watch.map_or(std::ptr::null_mut(), |w| {
-        w as *const MipWatch as *mut c_void
-    });
-    // SAFETY: `ptr` is a live HiGHS instance; `user_data` is null or a watch that the
+    let user_data = data as *const CallbackData<'_> as *mut c_void;
+    // SAFETY: `ptr` is a live HiGHS instance; `user_data` points to data that the
     // caller keeps alive until the solve has returned.
     let ok = unsafe {
         highs_sys::Highs_setCallback(ptr, Some(on_mip_interrupt), user_data) == highs_sys::STATUS_OK
@@ -421,9 +475,9 @@ fn watch_mip(highs: &mut Model, watch: Option<&MipWatch>) -> Result<(), SolverEr
         .ok_or_else(|| error("the interrupt callback was rejected".into()))
 }
 
-/// Asks HiGHS to stop after a Ctrl+C ([`interrupt::requested`]), and records the node
-/// count, dual bound and incumbent value (in the model's sense: HiGHS turns them) in
-/// the [`MipWatch`] that `user` points to, if it is not null.
+/// Asks HiGHS to stop once the token of the [`CallbackData`] that `user` points to is
+/// stopped, and records the node count, dual bound and incumbent value (in the model's
+/// sense: HiGHS turns them) in its watch, if any.
 unsafe extern "C" fn on_mip_interrupt(
     _kind: c_int,
     _message: *const c_char,
@@ -431,14 +485,18 @@ unsafe extern "C" fn on_mip_interrupt(
     data_in: *mut highs_sys::HighsCallbackDataIn,
     user: *mut c_void,
 ) {
-    if interrupt::requested() && !data_in.is_null() {
+    if user.is_null() {
+        return;
+    }
+    // SAFETY: `user` is the data given to `watch_mip`, alive for the solve.
+    let data = unsafe { &*(user as *const CallbackData<'_>) };
+    if data.stop.is_stopped() && !data_in.is_null() {
         // SAFETY: HiGHS passes a valid, writable `data_in` to interrupt callbacks.
         unsafe { (*data_in).user_interrupt = 1 };
     }
-    if !user.is_null() && !out.is_null() {
-        // SAFETY: `user` is the watch given to `watch_mip`, alive for the solve, and
-        // `out` is HiGHS's valid callback data.
-        let (watch, out) = unsafe { (&*(user as *const MipWatch), &*out) };
+    if let (Some(watch), false) = (data.watch, out.is_null()) {
+        // SAFETY: `out` is HiGHS's valid callback data.
+        let out = unsafe { &*out };
         watch.record(
             u64::try_from(out.mip_node_count).unwrap_or(0),
             out.mip_dual_bound,

@@ -10,6 +10,8 @@
 //! solver closed the gap (to [`Limits::gap`], or to its default tolerances when no gap
 //! is given), never merely because a time limit stopped it with a good incumbent.
 
+use crate::ilp::FamilyIlpSolver;
+use crate::stop::StopToken;
 use bnsl_formulations::milp::MilpModel;
 
 #[cfg(feature = "cbc")]
@@ -25,7 +27,8 @@ mod watch;
 pub use watch::{MipWatch, Watched};
 
 /// Limits and settings of one solve. `Limits::default()` means: no time limit, solve
-/// to proven optimality, the solver's own thread count and seed, no solver log.
+/// to proven optimality, the solver's own thread count and seed, no solver log, and a
+/// stop token of its own that nobody else holds.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Limits {
     /// Wall-clock seconds the solver may run; `None` for no limit.
@@ -48,6 +51,10 @@ pub struct Limits {
     /// the solver accepts may count as one. The outcome is then [`Status::Feasible`]
     /// with the best solution and a valid bound, unless the search happened to finish.
     pub improving_solutions: Option<u64>,
+    /// Stops the solve early, as a time limit would, when stopped from outside (another
+    /// thread, or the command line's Ctrl+C handler); the outcome then has the best
+    /// solution and bound so far.
+    pub stop: StopToken,
 }
 
 impl Limits {
@@ -87,7 +94,8 @@ impl Limits {
     }
 }
 
-/// What a solve established about the model.
+/// What a solve established: of one MILP, of an exact BNSL solve ([`crate::ilp`]), or of
+/// a whole learning run. The one status type of bnsl.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Status {
     /// The incumbent is proven optimal (within [`Limits::gap`] when one was given).
@@ -100,6 +108,39 @@ pub enum Status {
     Unbounded,
     /// Nothing was proven: no incumbent and no infeasibility proof.
     Unknown,
+}
+
+impl Status {
+    /// The lower-case name used in JSON and on the terminal.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Optimal => "optimal",
+            Status::Feasible => "feasible",
+            Status::Infeasible => "infeasible",
+            Status::Unbounded => "unbounded",
+            Status::Unknown => "unknown",
+        }
+    }
+}
+
+/// The relative gap `|bound − incumbent| / max(|incumbent|, 1e-10)` between an
+/// incumbent's objective value and a bound on the optimum: the one gap of bnsl, in
+/// reports, progress lines and `--gap`.
+pub fn relative_gap(incumbent: f64, bound: f64) -> f64 {
+    (bound - incumbent).abs() / incumbent.abs().max(1e-10)
+}
+
+/// Magnitude at and beyond which a solver's value means "none": solvers report no
+/// bound or no incumbent as ±infinity or as a huge sentinel (SCIP's 1e20, CBC's 1e50).
+pub const NO_VALUE: f64 = 1e19;
+
+/// `Some(x)` when `x` is a value, not a solver's "none" (see [`NO_VALUE`]).
+#[cfg_attr(
+    not(any(feature = "highs", feature = "cbc", feature = "scip")),
+    allow(dead_code)
+)]
+pub(crate) fn finite(x: f64) -> Option<f64> {
+    (x.is_finite() && x.abs() < NO_VALUE).then_some(x)
 }
 
 /// The result of one solve.
@@ -136,10 +177,9 @@ impl MilpOutcome {
         }
     }
 
-    /// The relative gap `|objective − bound| / max(|objective|, 1e-10)`, when both exist.
+    /// The [`relative_gap`] of objective and bound, when both exist.
     pub fn relative_gap(&self) -> Option<f64> {
-        let (obj, bound) = (self.objective?, self.bound?);
-        Some((obj - bound).abs() / obj.abs().max(1e-10))
+        Some(relative_gap(self.objective?, self.bound?))
     }
 }
 
@@ -159,13 +199,37 @@ pub enum SolverError {
     },
 }
 
-/// A MILP solver: solves a [`MilpModel`] within [`Limits`] and reports what it proved.
+/// A MILP solver: solves a [`MilpModel`] within [`Limits`] and reports what it proved,
+/// and describes itself: its options, its capabilities, and which engine solves the
+/// family ILP on it. Callers ask the registry ([`backend`], [`configured`]) by name and
+/// never match names themselves.
 pub trait MilpBackend: Send + Sync {
     /// Short lowercase name, as used on the command line (`highs`, `cbc`, `scip`).
     fn name(&self) -> &'static str;
 
     /// Solves `model` within `limits`.
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError>;
+
+    /// This back-end with the user's `NAME=VALUE` options (the command line's
+    /// `--backend-param`), each parsed and checked by the back-end; an error names the
+    /// option and why it was refused.
+    fn with_params(&self, params: &[(String, String)])
+        -> Result<Box<dyn MilpBackend>, SolverError>;
+
+    /// The back-end set up for the many small separation sub-IPs of the cut loop.
+    fn for_sub_ips(&self) -> Box<dyn MilpBackend>;
+
+    /// How well the back-end solves separation sub-IPs, as measured (README, "Benchmark
+    /// notes behind design choices"): the cut loop's sub-IPs go to the compiled-in
+    /// back-end of highest rank.
+    fn sub_ip_rank(&self) -> u8;
+
+    /// The branch-and-cut engine of the family ILP on this back-end, when it has one
+    /// (lazy constraints and cut callbacks inside one search); `None`: the family ILP
+    /// runs in the cut loop around [`MilpBackend::solve`].
+    fn branch_and_cut(&self) -> Option<Box<dyn FamilyIlpSolver + '_>> {
+        None
+    }
 
     /// The warm-start capability, when the back-end has it.
     fn warm_start(&self) -> Option<&dyn WarmStart> {
@@ -187,6 +251,33 @@ pub trait MilpBackend: Send + Sync {
     fn watched(&self) -> Option<&dyn Watched> {
         None
     }
+
+    /// Everything the back-end can do, in one value (for listings and reports).
+    fn capabilities(&self) -> Capabilities {
+        Capabilities {
+            warm_start: self.warm_start().is_some(),
+            node_cuts: self.node_cuts().is_some(),
+            watched: self.watched().is_some(),
+            improving_solution_limit: self.stops_at_improving_solutions(),
+            branch_and_cut: self.branch_and_cut().is_some(),
+        }
+    }
+}
+
+/// What a back-end can do beyond [`MilpBackend::solve`] (see [`MilpBackend::capabilities`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Capabilities {
+    /// Solves from a known feasible point ([`WarmStart`]).
+    pub warm_start: bool,
+    /// Separates cuts at its branch-and-bound nodes ([`NodeCuts`]).
+    pub node_cuts: bool,
+    /// Reports progress while it solves ([`Watched`]).
+    pub watched: bool,
+    /// Stops at a number of improving solutions ([`Limits::improving_solutions`]).
+    pub improving_solution_limit: bool,
+    /// Runs the family ILP as one branch and cut with lazy acyclicity constraints
+    /// ([`MilpBackend::branch_and_cut`]); otherwise the cut loop runs it.
+    pub branch_and_cut: bool,
 }
 
 /// A row `Σ coefficient · x(column) ≥ lower` that a [`CutSeparator`] adds.
@@ -243,13 +334,14 @@ pub trait WarmStart {
     ) -> Result<MilpOutcome, SolverError>;
 }
 
-/// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC).
+/// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC): the
+/// registry. A new back-end is a module of its own plus one line here.
 // Which pushes exist depends on the features, hence the allowances.
 #[allow(unused_mut, clippy::vec_init_then_push)]
 pub fn backends() -> Vec<Box<dyn MilpBackend>> {
     let mut list: Vec<Box<dyn MilpBackend>> = Vec::new();
     #[cfg(feature = "scip")]
-    list.push(Box::new(scip::ScipBackend));
+    list.push(Box::new(scip::ScipBackend::default()));
     #[cfg(feature = "highs")]
     list.push(Box::new(highs::HighsBackend::default()));
     #[cfg(feature = "cbc")]
@@ -260,6 +352,106 @@ pub fn backends() -> Vec<Box<dyn MilpBackend>> {
 /// The compiled-in back-end with the given name, if any.
 pub fn backend(name: &str) -> Option<Box<dyn MilpBackend>> {
     backends().into_iter().find(|b| b.name() == name)
+}
+
+/// Why the registry could not give the back-end asked for.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum BackendChoiceError {
+    /// No back-end of that name is compiled in.
+    #[error("back-end `{name}` is not compiled into this build (available: {available}); build with --features native")]
+    NotCompiled {
+        /// The name asked for.
+        name: String,
+        /// The names compiled in, comma-separated, or `none`.
+        available: String,
+    },
+    /// No back-end at all is compiled in.
+    #[error("no MILP back-end is compiled into this build; build with --features native")]
+    NoneCompiled,
+    /// An option was given for another back-end than the one that runs.
+    #[error("option `{option}` is for the {intended} back-end, but this run uses {chosen} (give --backend {intended})")]
+    OtherBackend {
+        /// The option's name.
+        option: String,
+        /// The back-end it was given for.
+        intended: String,
+        /// The back-end that runs.
+        chosen: &'static str,
+    },
+    /// The back-end refused an option.
+    #[error(transparent)]
+    Option(#[from] SolverError),
+}
+
+/// A user's `NAME=VALUE` option for a back-end, and the back-end it was given for
+/// (`None`: whichever runs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackendParam {
+    /// The back-end the option is meant for, if the user said.
+    pub intended: Option<String>,
+    /// The option's name.
+    pub name: String,
+    /// Its value, as text; the back-end parses it.
+    pub value: String,
+}
+
+/// The back-end called `name` (the first compiled in when `None`), set up with the
+/// user's `params` ([`MilpBackend::with_params`]), each checked to be meant for it.
+pub fn configured(
+    name: Option<&str>,
+    params: &[BackendParam],
+) -> Result<Box<dyn MilpBackend>, BackendChoiceError> {
+    let all = backends();
+    let chosen = match name {
+        None => all.first().ok_or(BackendChoiceError::NoneCompiled)?,
+        Some(name) => all.iter().find(|b| b.name() == name).ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|b| b.name()).collect();
+            BackendChoiceError::NotCompiled {
+                name: name.to_string(),
+                available: if names.is_empty() {
+                    "none".to_string()
+                } else {
+                    names.join(", ")
+                },
+            }
+        })?,
+    };
+    if let Some(p) = params
+        .iter()
+        .find(|p| p.intended.as_deref().is_some_and(|b| b != chosen.name()))
+    {
+        return Err(BackendChoiceError::OtherBackend {
+            option: p.name.clone(),
+            intended: p.intended.clone().unwrap_or_default(),
+            chosen: chosen.name(),
+        });
+    }
+    let pairs: Vec<(String, String)> = params
+        .iter()
+        .map(|p| (p.name.clone(), p.value.clone()))
+        .collect();
+    Ok(chosen.with_params(&pairs)?)
+}
+
+/// The back-end that solves the cut loop's separation sub-IPs: the compiled-in one of
+/// highest [`MilpBackend::sub_ip_rank`], set up for them.
+pub(crate) fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
+    backends()
+        .into_iter()
+        .max_by_key(|b| b.sub_ip_rank())
+        .map(|b| b.for_sub_ips())
+}
+
+/// The error of a back-end that takes no options, for the first of `params`, if any.
+#[cfg_attr(not(feature = "cbc"), allow(dead_code))]
+fn refuse_params(backend: &'static str, params: &[(String, String)]) -> Result<(), SolverError> {
+    match params.first() {
+        None => Ok(()),
+        Some((name, _)) => Err(SolverError::Backend {
+            backend,
+            message: format!("takes no options (got `{name}`)"),
+        }),
+    }
 }
 
 /// The outcome of a model without variables, which every row either accepts (activity
@@ -290,16 +482,6 @@ fn trivial_outcome(model: &MilpModel) -> Option<MilpOutcome> {
         lp_iterations: Some(0),
         time_s: 0.0,
     })
-}
-
-/// `Some(x)` when `x` is finite: solvers report "no bound" as ±infinity or as a huge
-/// sentinel value (SCIP's 1e20, CBC's 1e50 and more).
-#[cfg_attr(
-    not(any(feature = "highs", feature = "cbc", feature = "scip")),
-    allow(dead_code)
-)]
-fn finite(x: f64) -> Option<f64> {
-    (x.is_finite() && x.abs() < 1e20).then_some(x)
 }
 
 /// Checks that a warm start has one value per model variable, as [`WarmStart`] requires;
@@ -424,7 +606,8 @@ mod tests {
     fn finite_filters_sentinels() {
         assert_eq!(finite(3.5), Some(3.5));
         assert_eq!(finite(f64::NEG_INFINITY), None);
-        assert_eq!(finite(1e20), None);
+        assert_eq!(finite(1e19), None);
+        assert_eq!(finite(-9e18), Some(-9e18));
         assert_eq!(finite(-1e50), None);
     }
 }

@@ -9,9 +9,14 @@ use super::{
     check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, SolverError, Status,
     WarmStart,
 };
+use crate::ilp::scip_bc::{ScipBcSettings, ScipBranchAndCut};
+use crate::ilp::FamilyIlpSolver;
+use crate::stop::StopToken;
 use bnsl_formulations::milp::{MilpModel, Sense};
 use russcip::prelude::*;
-use russcip::{ffi, ProblemCreated, Solved, Variable};
+use russcip::{
+    ffi, Event, EventMask, Eventhdlr, ProblemCreated, SCIPEventhdlr, Solved, Solving, Variable,
+};
 use std::borrow::Cow;
 use std::time::Instant;
 
@@ -19,9 +24,13 @@ const NAME: &str = "scip";
 
 /// Solves models with SCIP. Honours the time limit (wall clock, SCIP's default clock),
 /// the gap (`limits/gap`, 0 when none is given), the improving-solution limit
-/// (`limits/bestsol`), the seed (`randomization/randomseedshift`) and verbosity.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct ScipBackend;
+/// (`limits/bestsol`), the seed (`randomization/randomseedshift`), verbosity and the
+/// stop token. Its options ([`ScipBcSettings`]) set up the branch-and-cut engine of the
+/// family ILP; their SCIP parameters apply to every solve of a program.
+#[derive(Clone, Debug, Default)]
+pub struct ScipBackend {
+    settings: ScipBcSettings,
+}
 
 impl MilpBackend for ScipBackend {
     fn name(&self) -> &'static str {
@@ -29,7 +38,30 @@ impl MilpBackend for ScipBackend {
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
-        run(model, limits, None)
+        run(model, limits, None, &self.settings.params)
+    }
+
+    /// SCIP parameters and the engine's own `bnsl/...` settings, see
+    /// [`ScipBcSettings::from_params`]; SCIP checks its parameters when a solve starts.
+    fn with_params(
+        &self,
+        params: &[(String, String)],
+    ) -> Result<Box<dyn MilpBackend>, SolverError> {
+        let settings = ScipBcSettings::from_params(params).map_err(|e| error(e.to_string()))?;
+        Ok(Box::new(ScipBackend { settings }))
+    }
+
+    fn for_sub_ips(&self) -> Box<dyn MilpBackend> {
+        Box::new(ScipBackend::default())
+    }
+
+    /// Between HiGHS and CBC on separation sub-IPs.
+    fn sub_ip_rank(&self) -> u8 {
+        2
+    }
+
+    fn branch_and_cut(&self) -> Option<Box<dyn FamilyIlpSolver + '_>> {
+        Some(Box::new(ScipBranchAndCut::new(self.settings.clone())))
     }
 
     fn warm_start(&self) -> Option<&dyn WarmStart> {
@@ -47,14 +79,16 @@ impl WarmStart for ScipBackend {
         start: &[f64],
     ) -> Result<MilpOutcome, SolverError> {
         check_start(NAME, model, start)?;
-        run(model, limits, Some(start))
+        run(model, limits, Some(start), &self.settings.params)
     }
 }
 
+/// Solves `model` from `start` with the SCIP parameters `params` set last.
 fn run(
     model: &MilpModel,
     limits: &Limits,
     start: Option<&[f64]>,
+    params: &[(String, String)],
 ) -> Result<MilpOutcome, SolverError> {
     limits.validate()?;
     if let Some(outcome) = trivial_outcome(model) {
@@ -62,6 +96,10 @@ fn run(
     }
     let begin = Instant::now();
     let (scip, vars) = build(model, limits)?;
+    for (name, value) in params {
+        crate::ilp::scip_bc::set_param(scip.scip_ptr(), name, value)
+            .map_err(|e| error(e.to_string()))?;
+    }
     if let Some(values) = start {
         let sol = scip.create_orig_sol();
         for (var, &value) in vars.iter().zip(values) {
@@ -128,6 +166,7 @@ pub(crate) fn build(
         .include_default_plugins()
         .create_prob("bnsl")
         .set_obj_sense(sense);
+    stop_with(&mut scip, &limits.stop)?;
     let gap = limits.gap.unwrap_or(0.0);
     scip = scip
         .set_real_param("limits/gap", gap)
@@ -193,16 +232,46 @@ fn map_status(model: &MilpModel, status: russcip::Status, has_incumbent: bool) -
     }
 }
 
-/// Passes on to [`crate::interrupt`] a Ctrl+C that SCIP caught itself (it stops with
-/// status "user interrupt" and tells no one else).
-pub(crate) fn record_user_interrupt(status: russcip::Status) {
-    if status == russcip::Status::UserInterrupt {
-        crate::interrupt::record();
+/// Ends a SCIP solve once its [`StopToken`] is stopped: SCIP is asked to interrupt
+/// itself (status "user interrupt") at the next LP solve or node after the stop.
+pub(crate) struct StopWatcher(pub(crate) StopToken);
+
+impl Eventhdlr for StopWatcher {
+    fn get_type(&self) -> EventMask {
+        EventMask::LP_EVENT | EventMask::NODE_EVENT
+    }
+
+    fn execute(&mut self, model: Model<Solving>, _eventhdlr: SCIPEventhdlr, _event: Event) {
+        if self.0.is_stopped() {
+            // SAFETY: the live instance, in the solving stage, where SCIP takes the call.
+            unsafe { ffi::SCIPinterruptSolve(model.scip_ptr()) };
+        }
     }
 }
 
+/// Makes `token` the only way to interrupt `scip`: SCIP's own SIGINT handler is off
+/// (`misc/catchctrlc`), so that a Ctrl+C reaches the command line's handler, which stops
+/// the token, and SCIP prints nothing about it; a [`StopWatcher`] ends the solve.
+pub(crate) fn stop_with(
+    scip: &mut Model<ProblemCreated>,
+    token: &StopToken,
+) -> Result<(), SolverError> {
+    // SAFETY: a parameter of the live instance owned by `scip`, in the problem stage.
+    let code = unsafe { ffi::SCIPsetBoolParam(scip.scip_ptr(), c"misc/catchctrlc".as_ptr(), 0) };
+    if code != ffi::SCIP_Retcode_SCIP_OKAY {
+        return Err(error(format!(
+            "parameter `misc/catchctrlc` was rejected (SCIP code {code})"
+        )));
+    }
+    scip.include_eventhdlr(
+        "bnsl_stop",
+        "interrupts the solve once bnsl's stop token is stopped",
+        Box::new(StopWatcher(token.clone())),
+    );
+    Ok(())
+}
+
 fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) -> MilpOutcome {
-    record_user_interrupt(solved.status());
     let best = solved.best_sol();
     let status = map_status(model, solved.status(), best.is_some());
     let objective = best.as_ref().map(|sol| sol.obj_val());
@@ -230,7 +299,7 @@ fn read_outcome(model: &MilpModel, solved: &Model<Solved>, vars: &[Variable]) ->
 mod tests {
     use super::*;
 
-    crate::milp::testkit::backend_tests!(ScipBackend);
+    crate::milp::testkit::backend_tests!(ScipBackend::default());
 
     #[test]
     fn links_scip_10() {

@@ -54,7 +54,7 @@ fn knapsack_in(sense: Sense, integer: bool) -> MilpModel {
 }
 
 /// The knapsack's integer optimum is found and proven, not its LP optimum.
-pub fn knapsack_optimum(backend: &dyn MilpBackend) {
+pub(super) fn knapsack_optimum(backend: &dyn MilpBackend) {
     let m = knapsack(true);
     let o = backend.solve(&m, &Limits::default()).unwrap();
     assert_eq!(o.status, Status::Optimal, "{o:?}");
@@ -75,7 +75,7 @@ pub fn knapsack_optimum(backend: &dyn MilpBackend) {
 /// A back-end with the warm-start capability, started from a feasible but not optimal
 /// point (items 1 and 2, value 19) and from the optimum itself, still finds and proves
 /// the optimum, in either sense of optimisation.
-pub fn warm_start_keeps_the_optimum(backend: &dyn MilpBackend) {
+pub(super) fn warm_start_keeps_the_optimum(backend: &dyn MilpBackend) {
     let Some(warm) = backend.warm_start() else {
         return;
     };
@@ -95,7 +95,7 @@ pub fn warm_start_keeps_the_optimum(backend: &dyn MilpBackend) {
 
 /// A warm start without one value per variable is an error naming the counts, on
 /// every back-end with the capability.
-pub fn wrong_length_start_is_an_error(backend: &dyn MilpBackend) {
+pub(super) fn wrong_length_start_is_an_error(backend: &dyn MilpBackend) {
     let Some(warm) = backend.warm_start() else {
         return;
     };
@@ -110,7 +110,7 @@ pub fn wrong_length_start_is_an_error(backend: &dyn MilpBackend) {
 }
 
 /// Without integer variables the model is an LP and its optimum is 22.
-pub fn lp_optimum(backend: &dyn MilpBackend) {
+pub(super) fn lp_optimum(backend: &dyn MilpBackend) {
     let m = knapsack(false);
     let o = backend.solve(&m, &Limits::default()).unwrap();
     assert_eq!(o.status, Status::Optimal, "{o:?}");
@@ -123,7 +123,7 @@ pub fn lp_optimum(backend: &dyn MilpBackend) {
 /// variable: min x − 2y + z s.t. 1 ≤ x + y ≤ 3, y − x ≤ 0.5, x + z = 2.2, with x, y
 /// integer in [−5, 5] and z in [0, 2.5]. The optimum is 0.2 (y = 1, x ∈ {1, 2});
 /// the LP relaxation reaches −1.3.
-pub fn mixed_minimisation(backend: &dyn MilpBackend) {
+pub(super) fn mixed_minimisation(backend: &dyn MilpBackend) {
     let mut m = MilpModel::new(Sense::Minimize);
     let x = m.add_integer("x", -5.0, 5.0, 1.0).unwrap();
     let y = m.add_integer("y", -5.0, 5.0, -2.0).unwrap();
@@ -140,7 +140,7 @@ pub fn mixed_minimisation(backend: &dyn MilpBackend) {
 }
 
 /// 2x + 2y = 3 has fractional solutions but no integer one.
-pub fn integer_infeasible(backend: &dyn MilpBackend) {
+pub(super) fn integer_infeasible(backend: &dyn MilpBackend) {
     let mut m = MilpModel::new(Sense::Maximize);
     let x = m.add_integer("x", 0.0, 5.0, 1.0).unwrap();
     let y = m.add_integer("y", 0.0, 5.0, 1.0).unwrap();
@@ -152,7 +152,7 @@ pub fn integer_infeasible(backend: &dyn MilpBackend) {
 
 /// max x + y with x integer and no upper bounds is unbounded; the solver may prove
 /// it or give up, but must not claim an optimum, infeasibility or a finite bound.
-pub fn unbounded(backend: &dyn MilpBackend) {
+pub(super) fn unbounded(backend: &dyn MilpBackend) {
     let mut m = MilpModel::new(Sense::Maximize);
     let x = m.add_integer("x", 0.0, f64::INFINITY, 1.0).unwrap();
     let y = m.add_continuous("y", 0.0, f64::INFINITY, 1.0).unwrap();
@@ -167,15 +167,14 @@ pub fn unbounded(backend: &dyn MilpBackend) {
 
 /// Threads, seed and a gap are accepted; with a 50% gap the solver may
 /// stop early, and then its answer must be within that gap.
-pub fn settings_accepted(backend: &dyn MilpBackend) {
+pub(super) fn settings_accepted(backend: &dyn MilpBackend) {
     let m = knapsack(true);
     let limits = Limits {
         time_limit: Some(60.0),
         gap: Some(0.5),
         threads: Some(1),
         seed: Some(7),
-        verbose: false,
-        improving_solutions: None,
+        ..Limits::default()
     };
     let o = backend.solve(&m, &limits).unwrap();
     assert_eq!(o.status, Status::Optimal, "{o:?}");
@@ -254,7 +253,7 @@ fn assert_stopped_early(m: &MilpModel, o: &MilpOutcome, wall: f64, limit_s: f64)
 
 /// The solver stops at the time limit on [`market_split`] and reports what it has
 /// without claiming optimality.
-pub fn time_limit(backend: &dyn MilpBackend) {
+pub(super) fn time_limit(backend: &dyn MilpBackend) {
     let m = market_split();
     let limits = Limits {
         time_limit: Some(1.0),
@@ -268,7 +267,7 @@ pub fn time_limit(backend: &dyn MilpBackend) {
 /// The solver stops at its first improving solution of [`market_split`], long before
 /// a 60 s time limit, and returns it: found, feasible, not claimed optimal. A back-end
 /// without the capability refuses the limit instead.
-pub fn improving_solution_limit(backend: &dyn MilpBackend) {
+pub(super) fn improving_solution_limit(backend: &dyn MilpBackend) {
     let m = market_split();
     let limits = Limits {
         time_limit: Some(60.0),
@@ -295,7 +294,7 @@ pub fn improving_solution_limit(backend: &dyn MilpBackend) {
 /// the solve's last. An incumbent value seen is no better than the bound or the
 /// solve's final incumbent.
 /// For back-ends that can be watched only.
-pub fn watched_solve_reports_as_it_goes(backend: &dyn MilpBackend) {
+pub(super) fn watched_solve_reports_as_it_goes(backend: &dyn MilpBackend) {
     let watched = backend.watched().expect("a back-end that can be watched");
     let m = market_split_in(Sense::Maximize);
     let limits = Limits {
@@ -345,7 +344,7 @@ impl CutSeparator for NoCuts {
 
 /// A [`NodeCuts`](super::NodeCuts) solve honours the improving-solution limit, whether
 /// or not plain solves of the back-end do. For back-ends with node cuts only.
-pub fn improving_solution_limit_with_node_cuts(backend: &dyn MilpBackend) {
+pub(super) fn improving_solution_limit_with_node_cuts(backend: &dyn MilpBackend) {
     let node_cuts = backend.node_cuts().expect("a back-end with node cuts");
     let m = market_split();
     let limits = Limits {

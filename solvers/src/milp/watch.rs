@@ -2,7 +2,7 @@
 //! so far.
 //!
 //! A cut-loop round can be a branch and bound of many minutes (alarm_10000's HiGHS
-//! rounds take up to 330 s). A back-end with the [`Watched`] capability publishes its
+//! rounds, for one; see README, "Benchmark notes behind design choices"). A back-end with the [`Watched`] capability publishes its
 //! progress into a [`MipWatch`] while it solves, and the cut loop reads it from another
 //! thread to report progress during the round.
 

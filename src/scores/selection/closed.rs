@@ -58,7 +58,7 @@ pub(super) struct Explorer<'s, 'd> {
 
 impl<'s, 'd> Explorer<'s, 'd> {
     /// A fresh state for `child`, with the empty set explored.
-    pub fn new(
+    pub(super) fn new(
         scorer: &'s LocalScorer<'d>,
         child: usize,
         opts: &SelectionOptions,
@@ -87,37 +87,37 @@ impl<'s, 'd> Explorer<'s, 'd> {
     }
 
     /// Number of explored sets.
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.closed.len()
     }
 
     /// Whether the budget is spent.
-    pub fn out_of_time(&self) -> bool {
+    pub(super) fn out_of_time(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// The arity of `v`.
-    pub fn arity(&self, v: usize) -> f64 {
+    pub(super) fn arity(&self, v: usize) -> f64 {
         self.scorer.arities()[v] as f64
     }
 
     /// Index of an explored set.
-    pub fn index_of(&self, set: &VarSet) -> Option<usize> {
+    pub(super) fn index_of(&self, set: &VarSet) -> Option<usize> {
         self.index.get(set).copied()
     }
 
     /// The hash of `closed[base] ∪ {y}`.
-    pub fn hash_with(&self, base: usize, y: usize) -> u64 {
+    pub(super) fn hash_with(&self, base: usize, y: usize) -> u64 {
         self.closed[base].hash ^ self.zobrist[y]
     }
 
     /// Records a hash as queued; false when it was already there.
-    pub fn mark_seen(&mut self, hash: u64) -> bool {
+    pub(super) fn mark_seen(&mut self, hash: u64) -> bool {
         self.seen.insert(hash)
     }
 
     /// Whether a known score `lower` is at least `upper + ε` (the pruning comparison).
-    pub fn beats(&self, lower: f64, upper: f64) -> bool {
+    pub(super) fn beats(&self, lower: f64, upper: f64) -> bool {
         match self.pruning {
             Pruning::Off => false,
             Pruning::Gap(eps) => lower >= upper + eps,
@@ -125,22 +125,23 @@ impl<'s, 'd> Explorer<'s, 'd> {
     }
 
     /// Whether the score being learned is BIC (the bounds on BIC apply).
-    pub fn is_bic(&self) -> bool {
+    pub(super) fn is_bic(&self) -> bool {
         self.scorer.kind() == ScoreKind::Bic
     }
 
-    /// De Campos & Ji's bound (seed 001 Thm 2 proof, "Theorem 4 of [6]"): with LL ≤ 0 a
-    /// set of `states` parent states scores at most −w(r−1)·states under BIC, so when a
-    /// subset scoring `subset` beats that, the set and all its supersets are not optimal.
-    pub fn bic_bound_prunes(&self, subset: f64, states: f64) -> bool {
+    /// De Campos & Ji's bound (Scanagatta et al. 2015, Thm 2 proof, "Theorem 4 of [6]"):
+    /// with LL ≤ 0 a set of `states` parent states scores at most −w(r−1)·states under
+    /// BIC, so when a subset scoring `subset` beats that, the set and all its supersets
+    /// are not optimal.
+    pub(super) fn bic_bound_prunes(&self, subset: f64, states: f64) -> bool {
         self.is_bic() && self.beats(subset, -self.penalty * states)
     }
 
     /// Scores `set`, records it in the closed list and returns its index; `best_subset` is
     /// the best score known over its subsets. The set is marked expandable unless it is at
     /// the parent limit or a bound shows no superset can be optimal (BIC: the bound of
-    /// [`Self::bic_bound_prunes`] for the smallest superset; BDeu: seed 002 Thm 4).
-    pub fn explore(&mut self, set: VarSet, best_subset: f64, hash: u64) -> usize {
+    /// [`Self::bic_bound_prunes`] for the smallest superset; BDeu: Liao et al. 2019, Thm 4).
+    pub(super) fn explore(&mut self, set: VarSet, best_subset: f64, hash: u64) -> usize {
         let parents = set.to_vec();
         let par = self.scorer.set_stats(&parents);
         let fam = self.scorer.extension_stats(&parents, &[self.child])[0];
@@ -155,7 +156,7 @@ impl<'s, 'd> Explorer<'s, 'd> {
             && match self.scorer.kind() {
                 // No superset can add a variable of arity ≥ min_arity without pruning.
                 ScoreKind::Bic => !self.bic_bound_prunes(best, states * self.min_arity),
-                // Seed 002 Thm 4: every superset scores at most −r⁺(Π)·ln r under BDeu.
+                // Liao et al. 2019, Thm 4: every superset scores at most −r⁺(Π)·ln r under BDeu.
                 ScoreKind::Bdeu { .. } => {
                     !self.beats(best, -(fs.occurring_configs as f64) * r.ln())
                 }
@@ -176,7 +177,7 @@ impl<'s, 'd> Explorer<'s, 'd> {
     }
 
     /// Explores `closed[base] ∪ {y}`, carrying the subset bound along.
-    pub fn explore_extension(&mut self, base: usize, y: usize) -> usize {
+    pub(super) fn explore_extension(&mut self, base: usize, y: usize) -> usize {
         let b = &self.closed[base];
         let set = b.set.with(y);
         let best_subset = b.best_subset.max(b.score);
@@ -186,7 +187,7 @@ impl<'s, 'd> Explorer<'s, 'd> {
 
     /// Whether `closed[base] ∪ {y}` is worth exploring: `y` new and allowed, within the
     /// parent limit, and not pruned by the BIC bound.
-    pub fn extension_allowed(&self, base: usize, y: usize) -> bool {
+    pub(super) fn extension_allowed(&self, base: usize, y: usize) -> bool {
         let b = &self.closed[base];
         y != self.child
             && self.allowed.as_ref().is_none_or(|a| a.contains(y))
@@ -196,9 +197,9 @@ impl<'s, 'd> Explorer<'s, 'd> {
     }
 
     /// The kept candidates: every explored set that no explored proper subset matches or
-    /// beats (Lemma 1 of seed 002; "it safely prunes Π if any of its subsets yields a
-    /// higher score", seed 001 §3.2), ties judged up to [`TIE_TOLERANCE`].
-    pub fn into_kept(self) -> Vec<Candidate> {
+    /// beats (Lemma 1 of Liao et al. 2019; "it safely prunes Π if any of its subsets
+    /// yields a higher score", Scanagatta et al. 2015, §3.2), ties judged up to [`TIE_TOLERANCE`].
+    pub(super) fn into_kept(self) -> Vec<Candidate> {
         self.closed
             .iter()
             .filter(|e| !self.dominated(e))

@@ -1,4 +1,4 @@
-//! Greedy selection (seed 001 §3): explore every parent set of size one and put them in a
+//! Greedy selection (Scanagatta et al. 2015, §3): explore every parent set of size one and put them in a
 //! list; then, until the budget is spent, pop the best-scoring set of the list, explore
 //! all its supersets with one more variable and add them to the list.
 

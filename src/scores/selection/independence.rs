@@ -1,4 +1,4 @@
-//! Independence selection (seed 001 §3.2). The closed list holds explored parent sets with
+//! Independence selection (Scanagatta et al. 2015, §3.2). The closed list holds explored parent sets with
 //! exact scores; the open list holds sets to explore, ordered by BIC* (Eq. 1):
 //!
 //! ```text
@@ -16,8 +16,8 @@
 //! lower bound BIC* − N·min{H(X), H(Π1), H(Π2)} (Corollary 1) beats the bound of its
 //! smallest possible superset is explored but never expanded. With BDeu the open list is
 //! still ordered by BIC* (computed from the log-likelihoods the scorer returns alongside
-//! BDeu), which only steers the search; the BIC bounds are not used, and seed 002's BDeu
-//! bound (Thm 4) decides which explored sets may be expanded.
+//! BDeu), which only steers the search; the BIC bounds are not used, and the BDeu bound of
+//! Liao et al. 2019 (Thm 4) decides which explored sets may be expanded.
 
 use super::closed::Explorer;
 use std::cmp::Ordering;

@@ -1,5 +1,6 @@
-//! Anytime parent-set identification for many variables (seed 001, Scanagatta et al.,
-//! *Learning Bayesian Networks with Thousands of Variables*, NIPS 2015, §3).
+//! Anytime parent-set identification for many variables (Scanagatta, de Campos,
+//! Corani & Zaffalon 2015, *Learning Bayesian Networks with Thousands of Variables*,
+//! NIPS 2015, §3).
 //!
 //! Each variable is explored on its own, in parallel, for a time budget, with one of
 //! three strategies sharing the same closed list (explored parent sets with exact
@@ -26,13 +27,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The order in which parent sets are explored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum Search {
     /// All parent sets by increasing size, up to the parent limit.
     Sequential,
-    /// Greedy selection (seed 001 §3): expand the best-scoring explored set by one variable.
+    /// Greedy selection (Scanagatta et al. 2015, §3): expand the best-scoring explored set
+    /// by one variable.
     Greedy,
-    /// Independence selection (seed 001 §3.2): open list ordered by BIC* (Eq. 1).
+    /// Independence selection (Scanagatta et al. 2015, §3.2): open list ordered by BIC*
+    /// (Eq. 1).
     Independence,
 }
 

@@ -1,4 +1,4 @@
-//! Sequential ordering (seed 001 §3): every parent set of size 1, then of size 2, … up to
+//! Sequential ordering (Scanagatta et al. 2015, §3): every parent set of size 1, then of size 2, … up to
 //! the parent limit, each size in lexicographic order, until the budget is spent. A set
 //! is explored only when all its immediate subsets were explored and may be expanded
 //! (as in the level-wise generator of [`crate::scores::candidates`]).

@@ -4,6 +4,7 @@
 
 use super::ScipBcSettings;
 use crate::ilp::{IlpOptions, IlpProgress};
+use crate::milp::finite;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, VarSet};
 use russcip::ffi;
 use rustc_hash::FxHashSet;
@@ -62,7 +63,7 @@ impl Engine {
     /// # Safety
     /// `ilp` and `progress` must outlive every use of the engine: the caller frees the
     /// SCIP instance holding it before they go out of scope.
-    pub unsafe fn new(
+    pub(super) unsafe fn new(
         ilp: &FamilyIlp<'_>,
         original: Vec<*mut ffi::SCIP_VAR>,
         options: &IlpOptions,
@@ -88,7 +89,7 @@ impl Engine {
     }
 
     /// The transformed variables of the family columns (solving stage only).
-    pub fn transformed(
+    pub(super) fn transformed(
         &mut self,
         scip: *mut ffi::SCIP,
     ) -> Result<&mut [*mut ffi::SCIP_VAR], ScipCallFailed> {
@@ -106,7 +107,7 @@ impl Engine {
     }
 
     /// The column values of `sol` (null: the current LP or pseudo solution).
-    pub fn values(
+    pub(super) fn values(
         &mut self,
         scip: *mut ffi::SCIP,
         sol: *mut ffi::SCIP_SOL,
@@ -131,13 +132,13 @@ impl Engine {
     }
 
     /// Gives a value buffer back for reuse.
-    pub fn recycle(&mut self, values: Vec<f64>) {
+    pub(super) fn recycle(&mut self, values: Vec<f64>) {
         self.values = values;
     }
 
     /// Adds `cut` as a global row of the LP (and to the global cut pool). Returns
     /// whether the row proved the node infeasible.
-    pub fn add_cut(
+    pub(super) fn add_cut(
         &mut self,
         scip: *mut ffi::SCIP,
         cut: &ClusterCut,
@@ -189,7 +190,7 @@ impl Engine {
     }
 
     /// Calls the progress callback when incumbent or bound changed since the last call.
-    pub fn report(&mut self, scip: *mut ffi::SCIP) {
+    pub(super) fn report(&mut self, scip: *mut ffi::SCIP) {
         // SAFETY: statistics queries on a live instance in the solving stage.
         let (primal, dual, nodes) = unsafe {
             (
@@ -198,7 +199,6 @@ impl Engine {
                 ffi::SCIPgetNTotalNodes(scip),
             )
         };
-        let finite = |x: f64| (x.is_finite() && x.abs() < 1e19).then_some(x);
         let now = IlpProgress {
             incumbent: finite(primal),
             bound: finite(dual),

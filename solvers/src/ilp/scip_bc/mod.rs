@@ -20,10 +20,8 @@ mod plugins;
 mod propagator;
 mod sub_scip;
 
-use super::{
-    gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress, IlpStatus,
-};
-use crate::milp::{Limits, SolverError};
+use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
+use crate::milp::{finite, Limits, SolverError, Status};
 use bnsl_formulations::family::set_packing::set_packing_rows;
 use bnsl_formulations::{Dag, FamilyIlp};
 use engine::{Engine, ScipCallFailed};
@@ -34,6 +32,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
 
+pub(crate) use params::set as set_param;
 pub use params::ScipParamError;
 
 const NAME: &str = "scip";
@@ -42,16 +41,17 @@ const NAME: &str = "scip";
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScipBcSettings {
     /// Visits allowed to the combinatorial cluster search per call (0: no search, the
-    /// default: on alarm1000 it ran out of a 20,000-visit budget at every call and made
-    /// the solve slower).
+    /// default: where it was tried, the search ran out of its visit budget at every call
+    /// and made the solve slower; see README, "Benchmark notes behind design choices").
     pub search_budget: usize,
     /// At most this many (most violated) clusters of one search become cuts.
     pub search_cuts: usize,
     /// The exact separation sub-IP (a SCIP sub-instance, see `sub_scip`) runs, when the
     /// heuristics (and the search) found no cluster, at nodes of at most this depth (0:
     /// the root only; negative: never; the default: every depth, as in GOBNILP, since
-    /// the sub-IP became cheap: alarm1000 closes at the root with it, 3.1 s against
-    /// 18 s with the heuristics alone).
+    /// the sub-IP became cheap and closes files at the root that the heuristics alone
+    /// leave to a much longer search; see README, "Benchmark notes behind design
+    /// choices").
     pub sub_ip_depth: i32,
     /// The branching rule of the sub-IP: the name of one of SCIP's branching rules, put
     /// ahead of the others, or `default` for SCIP's own choice (reliability branching).
@@ -71,8 +71,8 @@ pub struct ScipBcSettings {
     pub set_packing: bool,
     /// Whether those rows are in the initial LP (GOBNILP's choice) rather than
     /// separated by SCIP's set-packing handler only when the LP solution violates them
-    /// (the default: water1000 0.05 s lazily against 0.15 s with every row initial;
-    /// alarm1000, barley1000, insurance1000 and hailfinder500 unchanged).
+    /// (the default: lazily is faster on some files and no slower on the others; see
+    /// README, "Benchmark notes behind design choices").
     pub set_packing_initial: bool,
     /// Whether the acyclicity propagator closes, at every node, the family columns that
     /// would close a cycle with the arcs the node's bounds imply (GOBNILP's DAG-cluster
@@ -277,6 +277,7 @@ impl ScipBranchAndCut {
         let mut scip = scip
             .create_prob("bnsl_family")
             .set_obj_sense(ObjSense::Maximize);
+        crate::milp::scip::stop_with(&mut scip, &options.limits.stop)?;
         let table = ilp.table();
         let mut vars = Vec::with_capacity(ilp.num_columns());
         for v in 0..ilp.n() {
@@ -372,11 +373,12 @@ impl ScipBranchAndCut {
             }
         }
         // No locks from the acyclicity handler: dual reductions would be unsound.
-        // SCIP's random rounding runs at every node and never yields a DAG here (0 of 176
-        // calls on carpo500, 0 of 69 on alarm1000, where it took 0.2 of 3.1 s).
+        // SCIP's random rounding runs at every node and never yields a DAG here, so its
+        // time is wasted.
         // No restarts: a good incumbent fixes many columns at the root by reduced cost, and
-        // the restart that follows runs the whole root cut loop again (a start DAG made
-        // hailfinder500 1.3-1.5 s instead of 0.7-0.9, alarm1000 3.0-3.5 s against 2.3-3.0).
+        // the restart that follows runs the whole root cut loop again, which made warm
+        // starts slower than cold solves. (Figures: README, "Benchmark notes behind
+        // design choices".)
         let fixed: [(&str, &str); 5] = [
             ("misc/allowstrongdualreds", "false"),
             ("misc/allowweakdualreds", "false"),
@@ -433,7 +435,6 @@ fn read_outcome(
             solved.status(),
             russcip::Status::Infeasible | russcip::Status::Inforunbd
         );
-    let finite = |x: f64| (x.is_finite() && x.abs() < 1e19).then_some(x);
     let bound = if infeasible {
         None
     } else {
@@ -443,7 +444,6 @@ fn read_outcome(
         (Some(b), Some((_, s))) => Some(b.max(*s)),
         (b, _) => b,
     };
-    crate::milp::scip::record_user_interrupt(solved.status());
     let scip_optimal = !gap_parameter && solved.status() == russcip::Status::Optimal;
     let bound = proven_bound(
         scip_optimal,
@@ -452,10 +452,10 @@ fn read_outcome(
         bound,
     );
     let status = match (&incumbent, bound) {
-        _ if infeasible => IlpStatus::Infeasible,
-        (Some((_, score)), Some(b)) if gap_closed(*score, b) => IlpStatus::Optimal,
-        (Some(_), _) => IlpStatus::Feasible,
-        (None, _) => IlpStatus::Unknown,
+        _ if infeasible => Status::Infeasible,
+        (Some((_, score)), Some(b)) if gap_closed(*score, b) => Status::Optimal,
+        (Some(_), _) => Status::Feasible,
+        (None, _) => Status::Unknown,
     };
     // SAFETY: the pointer is the live SCIP instance owned by `solved`.
     let nodes = unsafe { ffi::SCIPgetNTotalNodes(solved.scip_ptr()) };

@@ -43,7 +43,7 @@ pub(super) fn exists(scip: *mut ffi::SCIP, name: &str) -> bool {
 
 /// Sets parameter `name` of `scip` to `value`, parsed by the parameter's type
 /// (bool: true/false/1/0; int, longint, real: numbers; char: one character; string).
-pub(super) fn set(scip: *mut ffi::SCIP, name: &str, value: &str) -> Result<(), ScipParamError> {
+pub(crate) fn set(scip: *mut ffi::SCIP, name: &str, value: &str) -> Result<(), ScipParamError> {
     let unknown = || ScipParamError::Unknown(name.to_string());
     let c_name = CString::new(name).map_err(|_| unknown())?;
     // SAFETY: a lookup on a live instance.

@@ -3,10 +3,12 @@
 
 use super::engine::{check, Engine, ScipCallFailed, Shared};
 use super::sub_scip;
+use crate::ilp::separation::{ExactSeparator, Pipeline, SeparationRound};
 use crate::ilp::sink::round_to_dag;
-use bnsl_formulations::family::cluster_search::search_clusters;
-use bnsl_formulations::family::separation::{separate_heuristically, Support};
-use bnsl_formulations::{ClusterCut, Dag};
+use crate::milp::{finite, SolverError};
+use crate::stop::StopToken;
+use bnsl_formulations::family::separation::{SeparationOptions, Support};
+use bnsl_formulations::{ClusterCut, Dag, FamilyIlp};
 use russcip::prelude::*;
 use russcip::{
     ffi, Event, EventMask, Eventhdlr, HeurResult, HeurTiming, Heuristic, SCIPEventhdlr,
@@ -47,41 +49,38 @@ impl ClusterSeparator {
     }
 }
 
-/// Violated cluster cuts of `values`: the heuristics; when they find nothing, the
-/// combinatorial search ([`search_clusters`]) if it has a budget; when that finds no
-/// cluster without proving there is none, and the node is shallow enough, the sub-IP
-/// ([`sub_scip::separate`]).
+/// Violated cluster cuts of `values` by the separation pipeline: the heuristics, the
+/// combinatorial search when it has a budget, and the sub-IP in a SCIP sub-instance
+/// ([`SubScip`]) at nodes no deeper than `bnsl/sub_ip_depth`.
 fn find_cuts(
     engine: &Engine,
     scip: *mut ffi::SCIP,
     values: &[f64],
     depth: i32,
 ) -> Result<Vec<ClusterCut>, ScipCallFailed> {
-    let ilp = &engine.ilp;
-    let options = &engine.options.separation;
-    let support = Support::new(ilp, values);
-    let cuts = separate_heuristically(ilp, &support, options);
-    if !cuts.is_empty() || engine.options.heuristic_separation_only {
-        return Ok(cuts);
-    }
-    if engine.settings.search_budget > 0 {
-        let found = search_clusters(
-            &support,
-            options.min_violation,
-            engine.settings.search_budget,
-            engine.settings.search_cuts,
-        );
-        if !found.clusters.is_empty() || found.complete {
-            return Ok(found
-                .clusters
-                .iter()
-                .map(|(_, c)| ilp.cluster_cut(c))
-                .collect());
-        }
-    }
-    if depth > engine.settings.sub_ip_depth {
-        return Ok(Vec::new());
-    }
+    let heuristic_only = engine.options.heuristic_separation_only;
+    let settings = &engine.settings;
+    let sub_scip = SubScip {
+        branching: &settings.sub_ip_branching,
+    };
+    let pipeline = Pipeline {
+        options: &engine.options.separation,
+        search: (!heuristic_only && settings.search_budget > 0)
+            .then_some((settings.search_budget, settings.search_cuts)),
+        exact: (!heuristic_only && depth <= settings.sub_ip_depth)
+            .then_some(&sub_scip as &dyn ExactSeparator),
+    };
+    let time_limit = time_left(scip)?;
+    let stop = &engine.options.limits.stop;
+    // A failed sub-IP finds no cut: the constraint handler keeps the search exact.
+    Ok(pipeline
+        .separate(&engine.ilp, values, time_limit, stop)
+        .map(|round| round.cuts)
+        .unwrap_or_default())
+}
+
+/// Seconds left before SCIP's time limit (`None`: no limit).
+fn time_left(scip: *mut ffi::SCIP) -> Result<Option<f64>, ScipCallFailed> {
     // SAFETY: queries on the live instance in the solving stage.
     let time_left = unsafe {
         let mut limit = 0.0;
@@ -92,18 +91,39 @@ fn find_cuts(
         ))?;
         limit - ffi::SCIPgetSolvingTime(scip)
     };
-    let time_limit = (time_left < 1e19).then_some(time_left.max(0.0));
-    // A failed sub-IP finds no cut: the constraint handler keeps the search exact.
-    Ok(sub_scip::separate(
-        ilp,
-        values,
-        &support,
-        options.min_violation,
-        options.max_cuts,
-        &engine.settings.sub_ip_branching,
-        time_limit,
-    )
-    .unwrap_or_default())
+    Ok(finite(time_left).map(|t| t.max(0.0)))
+}
+
+/// The exact stage in a SCIP sub-instance ([`sub_scip::separate`]) with the sub-IP's
+/// branching rule.
+struct SubScip<'a> {
+    branching: &'a str,
+}
+
+impl ExactSeparator for SubScip<'_> {
+    fn separate(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        values: &[f64],
+        support: &Support,
+        options: &SeparationOptions,
+        time_limit: Option<f64>,
+        stop: &StopToken,
+    ) -> Result<SeparationRound, SolverError> {
+        let cuts = sub_scip::separate(
+            ilp,
+            values,
+            support,
+            options,
+            self.branching,
+            time_limit,
+            stop,
+        )?;
+        Ok(SeparationRound {
+            cuts,
+            proven_none: false,
+        })
+    }
 }
 
 /// The sink heuristic ([`round_to_dag`]) on the LP solution of a node, submitted to SCIP
@@ -154,10 +174,11 @@ impl SinkHeuristic {
 
 /// Submits the start DAG held back by the engine ([`Engine::pending_start`]) at the
 /// first node below the root. Given at the root, a near-optimal incumbent makes SCIP's
-/// root strong branching cut off child after child and re-solve the root each time
-/// (carpo500: the root took 9.8 s instead of 2.6 s, and the whole proof 0.3-1.8 s more
-/// than a cold one on 6 seeds of 6, even from the optimal DAG); below the root, the
-/// root is the cold one and the tree is pruned by the start.
+/// root strong branching cut off child after child and re-solve the root each time,
+/// so the root takes several times as long and the whole proof is slower than a cold
+/// one, even from the optimal DAG (see README, "Benchmark notes behind design
+/// choices"); below the root, the root is the cold one and the tree is pruned by the
+/// start.
 pub(super) struct StartHeuristic(pub Shared);
 
 impl Heuristic for StartHeuristic {
@@ -204,7 +225,7 @@ fn solution_if_better(
     };
     // SAFETY: a query on the live instance.
     let incumbent = unsafe { ffi::SCIPgetPrimalbound(scip) };
-    if incumbent.abs() < 1e19 && score <= incumbent + 1e-9 * incumbent.abs().max(1.0) {
+    if finite(incumbent).is_some() && score <= incumbent + 1e-9 * incumbent.abs().max(1.0) {
         return Ok(None);
     }
     let Some(mut chosen) = engine.ilp.values_of(dag) else {

@@ -5,18 +5,19 @@
 //!   violation of δ, and every solution it finds on the way is a violated cluster, so
 //!   all of them become cuts, not only the best;
 //! - depth-first search, primal heuristics and SCIP's cut separators off: on these small
-//!   programs they cost more than they save (alarm1000, sub-IP at the root: 89 calls
-//!   took 19.7 s with SCIP's defaults, 83 calls 1.4 s with these settings);
+//!   programs they cost more than they save;
 //! - least-infeasible branching ([`DEFAULT_BRANCHING`]) instead of SCIP's reliability
 //!   branching, whose strong branching costs milliseconds per sub-IP node. The clusters
-//!   found then close more of the main program's gap at the root: carpo500's root bound
-//!   −8977.7 instead of −8965.7 (optimum −8982.5), 82-113 nodes instead of 525-672, and
-//!   0.71-0.76 of the time (seeds 1-4, run side by side with reliability branching);
-//!   alarm1000 0.77 of the time. `bnsl/sub_ip_branching` chooses another rule.
+//!   found then close more of the main program's gap at the root, so the tree is
+//!   smaller and the whole solve faster. `bnsl/sub_ip_branching` chooses another rule.
+//!
+//! The figures behind both choices are in README, "Benchmark notes behind design
+//! choices".
 
 use crate::milp::scip::build;
 use crate::milp::{Limits, SolverError};
-use bnsl_formulations::family::separation::Support;
+use crate::stop::StopToken;
+use bnsl_formulations::family::separation::{SeparationOptions, Support};
 use bnsl_formulations::family::separation_ip::SeparationIp;
 use bnsl_formulations::{ClusterCut, FamilyIlp};
 use russcip::prelude::*;
@@ -46,22 +47,24 @@ pub(super) fn branching_priority(rule: &str) -> Option<String> {
 }
 
 /// The clusters of `support` (the support of `values`) violated by at least
-/// `min_violation`, most violated first, at most `max_cuts` of them, found by the sub-IP
-/// within `time_limit` seconds.
+/// `options.min_violation`, most violated first, at most `options.max_cuts` of them, found by the sub-IP
+/// within `time_limit` seconds, or until `stop` is stopped.
 pub(super) fn separate(
     ilp: &FamilyIlp<'_>,
     values: &[f64],
     support: &Support,
-    min_violation: f64,
-    max_cuts: usize,
+    options: &SeparationOptions,
     branching: &str,
     time_limit: Option<f64>,
+    stop: &StopToken,
 ) -> Result<Vec<ClusterCut>, SolverError> {
+    let (min_violation, max_cuts) = (options.min_violation, options.max_cuts);
     let Some(sub) = SeparationIp::new(support, min_violation) else {
         return Ok(Vec::new());
     };
     let limits = Limits {
         time_limit,
+        stop: stop.clone(),
         ..Limits::default()
     };
     let (scip, vars) = build(&sub.model, &limits)?;

@@ -68,7 +68,7 @@ fn assert_optimal(t: &ScoreTable, outcome: &IlpOutcome) {
     let best = solve_dp(t, &DpOptions::default())
         .expect("a DAG exists")
         .score;
-    assert_eq!(outcome.status, IlpStatus::Optimal);
+    assert_eq!(outcome.status, Status::Optimal);
     let dag = outcome.dag.as_ref().expect("an optimal DAG");
     assert!(dag.is_acyclic());
     let score = dag.check(t).expect("made of candidates");
@@ -151,7 +151,7 @@ fn a_table_without_a_dag_is_infeasible() {
         ScipBcSettings::default(),
         &IlpOptions::default(),
     );
-    assert_eq!(outcome.status, IlpStatus::Infeasible);
+    assert_eq!(outcome.status, Status::Infeasible);
     assert_eq!(outcome.dag, None);
     assert_eq!(outcome.bound, None);
 }
@@ -185,16 +185,13 @@ fn a_zero_time_limit_reports_a_consistent_outcome() {
         ..IlpOptions::default()
     };
     let outcome = solve(&t, ScipBcSettings::default(), &options);
-    assert_ne!(outcome.status, IlpStatus::Infeasible);
+    assert_ne!(outcome.status, Status::Infeasible);
     if let Some(dag) = &outcome.dag {
         assert_eq!(dag.check(&t).ok(), outcome.score);
     }
     if let (Some(score), Some(bound)) = (outcome.score, outcome.bound) {
         assert!(bound >= score);
-        assert_eq!(
-            outcome.status == IlpStatus::Optimal,
-            gap_closed(score, bound)
-        );
+        assert_eq!(outcome.status == Status::Optimal, gap_closed(score, bound));
     }
     assert_eq!(outcome.rounds, None);
 }

@@ -1,14 +1,86 @@
-//! Progress bars for long runs: shown on a terminal (stderr), hidden otherwise, so logs
-//! and pipes stay clean.
+//! Progress of long runs on the terminal: bars shown on stderr when it is a terminal,
+//! hidden otherwise, so logs and pipes stay clean; or, for an exact solve with
+//! `--log-progress`, plain timestamped lines. [`TerminalObserver`] is the library's
+//! [`Observer`] drawn this way.
 
+use bnsl::observe::Observer;
+use bnsl_solvers::heuristics::SearchProgress;
 use bnsl_solvers::ilp::IlpProgress;
+use bnsl_solvers::milp::relative_gap;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use std::cell::RefCell;
 use std::io::IsTerminal;
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+/// The library's progress as bars on the terminal (see the module documentation).
+pub(super) struct TerminalObserver {
+    /// The bar of the stage in progress.
+    bar: Mutex<Option<ProgressBar>>,
+    /// Plain log lines for exact solves instead of the solver line (`--log-progress`).
+    log: Option<IlpLog>,
+}
+
+impl TerminalObserver {
+    /// An observer drawing bars; exact solves write log lines instead when `log_ilp`.
+    pub(super) fn new(log_ilp: bool) -> Self {
+        TerminalObserver {
+            bar: Mutex::new(None),
+            log: log_ilp.then(IlpLog::new),
+        }
+    }
+
+    fn with_bar(&self, f: impl FnOnce(&ProgressBar)) {
+        let bar = self.bar.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(bar) = bar.as_ref() {
+            f(bar);
+        }
+    }
+}
+
+impl Observer for TerminalObserver {
+    fn stage(&self, name: &str, total: Option<u64>) {
+        let bar = match (name, total) {
+            ("exact solve", _) if self.log.is_some() => None,
+            ("exact solve", _) => Some(solver_line()),
+            (_, Some(len)) => Some(bar(len, name)),
+            (_, None) => Some(counter(name)),
+        };
+        let mut current = self.bar.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(old) = std::mem::replace(&mut *current, bar) {
+            old.finish_and_clear();
+        }
+    }
+
+    fn advance(&self, steps: u64) {
+        self.with_bar(|bar| bar.inc(steps));
+    }
+
+    fn stage_done(&self) {
+        let mut current = self.bar.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(bar) = current.take() {
+            bar.finish_and_clear();
+        }
+    }
+
+    fn ilp(&self, progress: &IlpProgress) {
+        match &self.log {
+            Some(log) => log.record(progress),
+            None => self.with_bar(|bar| bar.set_message(describe_ilp(progress))),
+        }
+    }
+
+    fn search(&self, progress: &SearchProgress) {
+        self.with_bar(|bar| {
+            bar.set_position(progress.restarts);
+            if let Some(best) = progress.best {
+                bar.set_message(format!("order search, best {best:.3}, restarts"));
+            }
+        });
+    }
+}
+
 /// A spinner with a running count and rate, e.g. of families scored.
-pub fn counter(what: &str) -> ProgressBar {
+pub(super) fn counter(what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, draw_target());
     bar.set_style(
         ProgressStyle::with_template(
@@ -21,7 +93,7 @@ pub fn counter(what: &str) -> ProgressBar {
 }
 
 /// A spinner whose message is replaced as a solver improves (incumbent, bound, …).
-pub fn solver_line() -> ProgressBar {
+pub(super) fn solver_line() -> ProgressBar {
     let bar = ProgressBar::with_draw_target(None, draw_target());
     bar.set_style(
         ProgressStyle::with_template("{spinner} [{elapsed_precise}] {msg}")
@@ -32,10 +104,10 @@ pub fn solver_line() -> ProgressBar {
 }
 
 /// The progress line of an exact ILP solve.
-pub fn describe_ilp(p: &IlpProgress) -> String {
+pub(super) fn describe_ilp(p: &IlpProgress) -> String {
     let fmt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.4}"));
     let gap = match (p.incumbent, p.bound) {
-        (Some(s), Some(b)) => format!("{:.4}%", 100.0 * ((b - s) / s.abs().max(1e-10)).max(0.0)),
+        (Some(s), Some(b)) => format!("{:.4}%", 100.0 * relative_gap(s, b)),
         _ => "-".to_string(),
     };
     format!(
@@ -53,27 +125,27 @@ pub fn describe_ilp(p: &IlpProgress) -> String {
 /// log file of a long run where the terminal line is hidden. A line, prefixed with the
 /// seconds since the log began, is written when the incumbent or the round count
 /// changes, and otherwise at most once per [`IlpLog::QUIET_S`] seconds.
-pub struct IlpLog {
+pub(super) struct IlpLog {
     began: Instant,
-    last: RefCell<Option<(Instant, IlpProgress)>>,
+    last: Mutex<Option<(Instant, IlpProgress)>>,
 }
 
 impl IlpLog {
     /// Seconds between lines when only the bound, cuts or nodes move.
-    pub const QUIET_S: u64 = 10;
+    pub(super) const QUIET_S: u64 = 10;
 
     /// A log whose clock starts now.
-    pub fn new() -> Self {
+    pub(super) fn new() -> Self {
         IlpLog {
             began: Instant::now(),
-            last: RefCell::new(None),
+            last: Mutex::new(None),
         }
     }
 
     /// Writes `p` if it is news (see the type's doc).
-    pub fn record(&self, p: &IlpProgress) {
+    pub(super) fn record(&self, p: &IlpProgress) {
         let now = Instant::now();
-        let mut last = self.last.borrow_mut();
+        let mut last = self.last.lock().unwrap_or_else(|p| p.into_inner());
         let due = match last.as_ref() {
             None => true,
             Some((at, seen)) => {
@@ -97,7 +169,7 @@ impl Default for IlpLog {
 }
 
 /// A bar over `len` steps (e.g. variables), with rate and time left.
-pub fn bar(len: u64, what: &str) -> ProgressBar {
+pub(super) fn bar(len: u64, what: &str) -> ProgressBar {
     let bar = ProgressBar::with_draw_target(Some(len), draw_target());
     bar.set_style(
         ProgressStyle::with_template(
