@@ -47,13 +47,13 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub use bnsl_core::fio;
 pub use bnsl_formulations as formulations;
 pub use bnsl_solvers as solvers;
 
 pub mod dag_io;
 pub mod data;
 pub mod error;
-pub mod fio;
 pub mod ilp;
 pub mod mb;
 pub mod observe;

@@ -1,20 +1,19 @@
-//! Problem types and math-program builders for bnsl.
+//! Math-program builders for bnsl: the solver-neutral [`MilpModel`], the family program
+//! with its cluster cuts ([`family`]) and the ordering formulation ([`ordering`]).
 //!
-//! Every formulation shares one input, the [`ScoreTable`]: for each node, candidate
-//! parent sets ([`VarSet`] bitsets) with local scores. Learned networks are [`Dag`]s,
-//! checked against the table before anything is reported.
+//! Every formulation shares one input, the [`ScoreTable`] of `bnsl-core` (re-exported
+//! here with the other core types): for each node, candidate parent sets ([`VarSet`]
+//! bitsets) with local scores. Learned networks are [`Dag`]s, checked against the table
+//! before anything is reported.
 
-pub mod dag;
 pub mod family;
 pub mod milp;
 pub mod ordering;
-pub mod score_table;
-pub mod structural;
-pub mod varset;
 
-pub use dag::{Dag, DagError};
+pub use bnsl_core::{dag, score_table, structural, varset};
+pub use bnsl_core::{
+    Candidate, Dag, DagError, Infeasibility, ScoreTable, ScoreTableError, StructuralConstraints,
+    VarSet,
+};
 pub use family::{ClusterCut, ClusterForm, FamilyIlp};
 pub use milp::{MilpModel, Sense};
-pub use score_table::{Candidate, ScoreTable, ScoreTableError};
-pub use structural::{Infeasibility, StructuralConstraints};
-pub use varset::VarSet;

@@ -602,6 +602,39 @@ mod tests {
         }
     }
 
+    /// The registry gives back-ends by name, refuses unknown names and options meant for
+    /// another back-end, and each back-end refuses an option it does not have.
+    #[test]
+    fn the_registry_configures_by_name_and_each_back_end_checks_its_options() {
+        assert!(matches!(
+            configured(Some("gurobi"), &[]),
+            Err(BackendChoiceError::NotCompiled { .. })
+        ));
+        let all = backends();
+        let Some(first) = all.first() else {
+            assert_eq!(
+                configured(None, &[]).err(),
+                Some(BackendChoiceError::NoneCompiled)
+            );
+            return;
+        };
+        let elsewhere = BackendParam {
+            intended: Some("elsewhere".into()),
+            name: "x".into(),
+            value: "1".into(),
+        };
+        assert!(matches!(
+            configured(None, &[elsewhere]),
+            Err(BackendChoiceError::OtherBackend { chosen, .. }) if chosen == first.name()
+        ));
+        let unknown = [("no/such_option".to_string(), "1".to_string())];
+        for b in &all {
+            assert_eq!(configured(Some(b.name()), &[]).unwrap().name(), b.name());
+            assert!(b.with_params(&unknown).is_err(), "{} took it", b.name());
+            assert!(b.with_params(&[]).is_ok());
+        }
+    }
+
     #[test]
     fn finite_filters_sentinels() {
         assert_eq!(finite(3.5), Some(3.5));

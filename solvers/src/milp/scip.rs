@@ -42,12 +42,23 @@ impl MilpBackend for ScipBackend {
     }
 
     /// SCIP parameters and the engine's own `bnsl/...` settings, see
-    /// [`ScipBcSettings::from_params`]; SCIP checks its parameters when a solve starts.
+    /// [`ScipBcSettings::from_params`]. Each SCIP parameter is checked at once on a
+    /// scratch instance with SCIP's default plugins: its name, and its value by its type
+    /// and range.
     fn with_params(
         &self,
         params: &[(String, String)],
     ) -> Result<Box<dyn MilpBackend>, SolverError> {
         let settings = ScipBcSettings::from_params(params).map_err(|e| error(e.to_string()))?;
+        if !settings.params.is_empty() {
+            let scratch = Model::try_new()
+                .map_err(|code| error(format!("could not create SCIP: {code:?}")))?;
+            let scratch = silence(scratch).include_default_plugins();
+            for (name, value) in &settings.params {
+                crate::ilp::scip_bc::set_param(scratch.scip_ptr(), name, value)
+                    .map_err(|e| error(e.to_string()))?;
+            }
+        }
         Ok(Box::new(ScipBackend { settings }))
     }
 

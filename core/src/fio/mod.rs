@@ -15,8 +15,8 @@ pub use constraints::{parse_constraints, read_constraints};
 pub use jkl::{parse_jkl, read_jkl, write_jkl};
 pub use pss::{parse_pss, read_pss, write_pss};
 
-use crate::error::{read_text, InputError};
-use bnsl_formulations::ScoreTable;
+use crate::input::{read_text, InputError};
+use crate::ScoreTable;
 use std::path::Path;
 
 /// How variables are referred to in a score file: by name or by 0-based index.

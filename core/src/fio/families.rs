@@ -5,8 +5,8 @@
 //! [`assemble`], so parent resolution and the checks are written once.
 
 use super::NameStyle;
-use crate::error::InputError;
-use bnsl_formulations::{Candidate, ScoreTable, VarSet};
+use crate::input::InputError;
+use crate::{Candidate, ScoreTable, VarSet};
 use rustc_hash::FxHashMap;
 use std::path::Path;
 

@@ -26,8 +26,8 @@
 use super::families::{assemble, Numbering, RawBlock, RawFamily};
 use super::lines::DataLines;
 use super::{NameStyle, ScoreFile, ScoreFormat};
-use crate::error::{read_text, InputError};
-use bnsl_formulations::ScoreTable;
+use crate::input::{read_text, InputError};
+use crate::ScoreTable;
 use std::io::{self, Write};
 use std::path::Path;
 
@@ -375,8 +375,8 @@ mod tests {
         let names = vec!["a b".to_string()];
         let t = ScoreTable::new(
             names,
-            vec![vec![bnsl_formulations::Candidate {
-                parents: bnsl_formulations::VarSet::empty(1),
+            vec![vec![crate::Candidate {
+                parents: crate::VarSet::empty(1),
                 score: 0.0,
             }]],
         )

@@ -19,8 +19,8 @@ use super::families::{assemble, Numbering, RawBlock, RawFamily};
 use super::jkl::check_names;
 use super::lines::DataLines;
 use super::{Meta, NameStyle, ScoreFile, ScoreFormat};
-use crate::error::{read_text, InputError};
-use bnsl_formulations::ScoreTable;
+use crate::input::{read_text, InputError};
+use crate::ScoreTable;
 use std::io::{self, Write};
 use std::path::Path;
 

@@ -13,8 +13,8 @@
 //! loop, a malformed line, or an arc both required and forbidden is an error naming
 //! the file and line.
 
-use crate::error::{read_text, InputError};
-use bnsl_formulations::StructuralConstraints;
+use crate::input::{read_text, InputError};
+use crate::StructuralConstraints;
 use std::collections::HashMap;
 use std::path::Path;
 
