@@ -244,6 +244,8 @@ pub struct LearnOptions {
     pub ilp: IlpSettings,
     /// Options of OBS / ASOBS (the rule is set from `method`).
     pub heuristic: AsobsOptions,
+    /// Limits of [`Method::Dp`] (its token is replaced by `stop`).
+    pub dp: DpOptions,
     /// Required/forbidden arcs and parent limits, applied to the table first.
     pub constraints: StructuralConstraints,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
@@ -259,6 +261,7 @@ impl LearnOptions {
             method,
             ilp: IlpSettings::default(),
             heuristic: AsobsOptions::default(),
+            dp: DpOptions::default(),
             constraints: StructuralConstraints::default(),
             stop: StopToken::new(),
         }
@@ -360,13 +363,25 @@ pub fn learn(
     let table_in = table;
     let table = &prepared;
     match method {
-        Method::Dp => match solve_dp(table, &DpOptions::default()) {
+        Method::Dp => match solve_dp(
+            table,
+            &DpOptions {
+                stop: opts.stop.clone(),
+                ..opts.dp.clone()
+            },
+        ) {
             Ok(res) => {
                 report.status = Status::Optimal;
                 report.bound = Some(res.score);
                 report.dag = Some(res.dag);
             }
             Err(DpError::Infeasible) => report.status = Status::Infeasible,
+            Err(stopped @ DpError::Stopped { .. }) => {
+                report.status = Status::Unknown;
+                report
+                    .extra
+                    .insert("stopped".into(), json!(stopped.to_string()));
+            }
             Err(e) => return Err(LearnError::Dp(e)),
         },
         Method::Ilp => {

@@ -16,6 +16,6 @@ pub mod structural;
 pub mod varset;
 
 pub use dag::{Dag, DagError};
-pub use score_table::{Candidate, ScoreTable, ScoreTableError};
+pub use score_table::{score_problem, Candidate, ScoreTable, ScoreTableError, MAX_ABS_SCORE};
 pub use structural::{Infeasibility, StructuralConstraints};
 pub use varset::VarSet;

@@ -18,14 +18,33 @@ pub struct Candidate {
     pub score: f64,
 }
 
+/// The largest magnitude of a local score bnsl accepts. A network's score is a sum of
+/// up to one local score per variable, and MILP solvers take magnitudes from about 1e19
+/// up as infinite (SCIP's infinity is 1e20): with this limit a sum over a million
+/// variables stays below that. Real local scores are far smaller (BDeu and BIC are at
+/// most a few times the number of rows times the log of the arities).
+pub const MAX_ABS_SCORE: f64 = 1e13;
+
+/// What is wrong with `score` as a local score, if anything: not a finite number, or
+/// beyond [`MAX_ABS_SCORE`].
+pub fn score_problem(score: f64) -> Option<&'static str> {
+    if !score.is_finite() {
+        Some("is not a finite number")
+    } else if score.abs() > MAX_ABS_SCORE {
+        Some("is beyond ±1e13, the largest magnitude bnsl accepts (sums of such scores reach what MILP solvers take as infinite)")
+    } else {
+        None
+    }
+}
+
 /// Errors when assembling a score table from raw candidates.
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum ScoreTableError {
     /// A node has no candidate at all.
     #[error("variable `{0}` has no candidate parent set")]
     NoCandidates(String),
-    /// A candidate's score is NaN or infinite.
-    #[error("variable `{var}`: score {score} is not a finite number")]
+    /// A candidate's score is NaN, infinite, or beyond [`MAX_ABS_SCORE`] in magnitude.
+    #[error("variable `{var}`: score {score} {}", score_problem(*.score).unwrap_or("is refused"))]
     NonFiniteScore {
         /// The variable.
         var: String,
@@ -213,7 +232,7 @@ fn validate_node(names: &[String], v: usize, list: &[Candidate]) -> Result<(), S
     }
     let mut seen = rustc_hash::FxHashSet::with_capacity_and_hasher(list.len(), Default::default());
     for c in list {
-        if !c.score.is_finite() {
+        if score_problem(c.score).is_some() {
             return Err(ScoreTableError::NonFiniteScore {
                 var: name.clone(),
                 score: c.score,
@@ -304,6 +323,19 @@ mod tests {
             vec![vec![cand(2, &[], f64::NAN)], vec![cand(2, &[], 0.0)]],
         );
         assert!(matches!(e, Err(ScoreTableError::NonFiniteScore { .. })));
+        for huge in [-1e21, 1e308, 1.0000001e13] {
+            let e = ScoreTable::new(
+                names(),
+                vec![vec![cand(2, &[], huge)], vec![cand(2, &[], 0.0)]],
+            );
+            let message = e.unwrap_err().to_string();
+            assert!(message.contains("beyond ±1e13"), "{message}");
+        }
+        assert!(ScoreTable::new(
+            names(),
+            vec![vec![cand(2, &[], -1e13)], vec![cand(2, &[], 0.0)]],
+        )
+        .is_ok());
         let e = ScoreTable::new(
             names(),
             vec![vec![cand(2, &[0], 0.0)], vec![cand(2, &[], 0.0)]],

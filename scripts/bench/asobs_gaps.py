@@ -10,8 +10,8 @@ same random orders); ASOBS's best can never be below OBS's.
 
 Usage: scripts/bench/asobs_gaps.py BIN
 Environment: TIME (seconds per run, default 10), OBS (1: add the OBS/ASOBS columns),
-             R (restarts of that comparison, default 1000), LOCAL_SEARCH (swap, the
-             default, or insertion: the local search of the timed runs).
+             R (restarts of that comparison, default 1000), LOCAL_SEARCH (insertion,
+             bnsl's default, or swap: the local search of the timed runs).
 """
 import csv
 import json
@@ -38,7 +38,7 @@ def main():
     bin_ = sys.argv[1]
     t = float(os.environ.get("TIME", "10"))
     with_obs = os.environ.get("OBS") == "1"
-    local_search = os.environ.get("LOCAL_SEARCH", "swap")
+    local_search = os.environ.get("LOCAL_SEARCH", "insertion")
     rows = []
     with open(os.path.join(SHARED, "ground_truth", "optima.csv")) as f:
         for r in csv.DictReader(f):

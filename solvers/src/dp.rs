@@ -20,8 +20,11 @@
 //! in a layer by their combinatorial-number-system rank. What outlives its layer is one
 //! byte per subset (the position of its best sink), `2^n` bytes in all.
 
+use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable, VarSet};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// The largest number of variables the DP accepts whatever the options (subsets are
 /// `u64` bit masks and a layer rank must fit comfortably in memory arithmetic).
@@ -31,20 +34,27 @@ pub const HARD_MAX_VARIABLES: usize = 32;
 const CHUNK: usize = 2048;
 
 /// Limits for [`solve_dp`].
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct DpOptions {
     /// Refuse tables with more variables than this (capped at [`HARD_MAX_VARIABLES`]).
     pub max_variables: usize,
     /// Refuse to start when the estimate of [`dp_memory_bytes`] exceeds this many bytes.
     pub memory_limit_bytes: u64,
+    /// Give up after this long ([`DpError::Stopped`]): the DP has no answer before its
+    /// last layer.
+    pub time_limit: Option<Duration>,
+    /// Give up once stopped from outside, likewise.
+    pub stop: StopToken,
 }
 
 impl Default for DpOptions {
-    /// At most 30 variables and 16 GiB of DP tables.
+    /// At most 30 variables and 16 GiB of DP tables, no time limit.
     fn default() -> Self {
         DpOptions {
             max_variables: 30,
             memory_limit_bytes: 16 << 30,
+            time_limit: None,
+            stop: StopToken::new(),
         }
     }
 }
@@ -93,6 +103,17 @@ pub enum DpError {
     /// some node without a candidate among its predecessors).
     #[error("no acyclic network can be built from the candidate parent sets")]
     Infeasible,
+    /// The time limit or the stop token ended the DP before its last layer, so it has
+    /// no network.
+    #[error(
+        "the exact DP was stopped after {layers} of {n} subset layers, before it had a network"
+    )]
+    Stopped {
+        /// Layers of subsets finished.
+        layers: usize,
+        /// Variables (the number of layers).
+        n: usize,
+    },
 }
 
 fn gib(bytes: u64) -> f64 {
@@ -163,6 +184,7 @@ fn solve_in_chunks(
     let mut cur = Layer::allocate(&capacity)?;
     prev.best[0] = 0.0;
     let mut sinks: Vec<Vec<u8>> = vec![vec![NO_SINK]];
+    let halt = Halt::new(opts);
     for (k, seeds) in seeds.iter().enumerate().skip(1) {
         let mut sink = filled(binom.get(n, k), NO_SINK)?;
         let pass = LayerPass {
@@ -170,9 +192,13 @@ fn solve_in_chunks(
             prev: &prev,
             seeds,
             chunk,
+            halt: &halt,
         };
         cur.k = k;
         pass.run(&mut cur, &mut sink);
+        if halt.halted.load(Ordering::Relaxed) {
+            return Err(DpError::Stopped { layers: k - 1, n });
+        }
         sinks.push(sink);
         std::mem::swap(&mut prev, &mut cur);
     }
@@ -180,6 +206,36 @@ fn solve_in_chunks(
         return Err(DpError::Infeasible);
     }
     Ok(reconstruct(table, &binom, &sinks))
+}
+
+/// When the DP must give up: its deadline or its stop token. Once either is seen,
+/// `halted` is set and the remaining chunks of work are skipped.
+struct Halt<'a> {
+    deadline: Option<Instant>,
+    stop: &'a StopToken,
+    halted: AtomicBool,
+}
+
+impl<'a> Halt<'a> {
+    fn new(opts: &'a DpOptions) -> Self {
+        Halt {
+            deadline: opts.time_limit.map(|t| Instant::now() + t),
+            stop: &opts.stop,
+            halted: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether to give up now (checked once per chunk of subsets).
+    fn now(&self) -> bool {
+        if self.halted.load(Ordering::Relaxed) {
+            return true;
+        }
+        let halt = self.stop.is_stopped() || self.deadline.is_some_and(|d| Instant::now() >= d);
+        if halt {
+            self.halted.store(true, Ordering::Relaxed);
+        }
+        halt
+    }
 }
 
 /// Marks a subset without any feasible sink.
@@ -325,6 +381,8 @@ struct LayerPass<'a> {
     prev: &'a Layer,
     seeds: &'a [Seed],
     chunk: usize,
+    /// Skips the chunks left once the DP must give up.
+    halt: &'a Halt<'a>,
 }
 
 impl LayerPass<'_> {
@@ -339,7 +397,9 @@ impl LayerPass<'_> {
             .zip(sink.par_chunks_mut(self.chunk))
             .enumerate()
             .for_each(|(index, ((bps, best), sink))| {
-                self.run_chunk(k, index * self.chunk, bps, best, sink)
+                if !self.halt.now() {
+                    self.run_chunk(k, index * self.chunk, bps, best, sink)
+                }
             });
     }
 

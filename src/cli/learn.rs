@@ -2,6 +2,7 @@
 
 use super::progress::TerminalObserver;
 use super::scoring_args::ScoringArgs;
+use super::{out, INTERRUPTED};
 use anyhow::{bail, Context};
 use bnsl::dag_io::{render_dag, DagFormat};
 use bnsl::fio::read_constraints;
@@ -11,12 +12,14 @@ use bnsl::pipeline::{
 };
 use bnsl::report::Status;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
+use bnsl_solvers::dp::DpOptions;
 use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
 use bnsl_solvers::milp::{configured, BackendParam, Limits};
 use bnsl_solvers::StopToken;
 use std::path::PathBuf;
+use std::process::ExitCode;
 use std::time::Duration;
 
 /// Arguments of `bnsl learn`.
@@ -84,7 +87,7 @@ pub(crate) struct IlpArgs {
     /// gap is closed).
     #[arg(long, value_name = "G", allow_negative_numbers = true)]
     pub gap: Option<f64>,
-    /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially).
+    /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially); at most 256.
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
     /// Separate cluster cuts with the heuristics only (no exact sub-IP).
@@ -302,8 +305,9 @@ pub(crate) struct OrderSearchArgs {
     #[arg(long, value_name = "N")]
     pub restarts: Option<u64>,
     /// The local search that improves each random order (obs/asobs, and the ASOBS of
-    /// `--warm-start asobs`): `swap` (adjacent swaps, Scanagatta et al. 2015, the default),
-    /// `insertion` (one node moved to any position, a larger neighbourhood) or `none`.
+    /// `--warm-start asobs`): `insertion` (one node moved to any position, the default: it
+    /// reached the known optimum on 37 of 38 shared files in 5 s, the swaps on 31), `swap`
+    /// (adjacent swaps, Scanagatta et al. 2015) or `none`.
     #[arg(
         long,
         value_name = "KIND",
@@ -346,12 +350,12 @@ impl OrderSearchArgs {
         })
     }
 
-    /// The local search asked for (swap unless told otherwise).
+    /// The local search asked for (insertion unless told otherwise).
     fn local_search(&self) -> LocalSearch {
         match (self.local_search, self.no_local_search) {
             (Some(LocalSearchArg::None), _) | (None, true) => LocalSearch::None,
-            (Some(LocalSearchArg::Insertion), _) => LocalSearch::Insertion,
-            (Some(LocalSearchArg::Swap), _) | (None, false) => LocalSearch::Swap,
+            (Some(LocalSearchArg::Insertion), _) | (None, false) => LocalSearch::Insertion,
+            (Some(LocalSearchArg::Swap), _) => LocalSearch::Swap,
         }
     }
 
@@ -411,8 +415,21 @@ fn resolve_method(args: &Args, table: &ScoreTable) -> anyhow::Result<Method> {
     Ok(method)
 }
 
-/// Runs `bnsl learn`.
-pub(super) fn run(args: Args) -> anyhow::Result<()> {
+/// The DP's time limit from `--time-limit`: a finite number of seconds, at least 0.
+fn dp_time_limit(run: &RunLimitArgs) -> anyhow::Result<Option<Duration>> {
+    match run.time_limit {
+        None => Ok(None),
+        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => bail!("--time-limit must be a finite number of seconds, at least 0, got {s}"),
+    }
+}
+
+/// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
+/// proved its answer.
+pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if !is_data_file(&args.input, args.input_kind) {
+        args.scoring.check_score_file(&args.input)?;
+    }
     let setup = args.scoring.setup()?;
     let observer = TerminalObserver::new(args.ilp.log_progress);
     let table = load_problem(&args.input, args.input_kind, &setup, &observer)?;
@@ -428,15 +445,23 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             Method::Obs | Method::Asobs => args.search.options(&args.run)?,
             Method::Dp | Method::Ilp => AsobsOptions::default(),
         },
+        dp: match method {
+            Method::Dp => DpOptions {
+                time_limit: dp_time_limit(&args.run)?,
+                ..DpOptions::default()
+            },
+            _ => DpOptions::default(),
+        },
         constraints,
         stop: StopToken::new(),
     };
-    if method != Method::Dp {
-        // The ILP engines and the order searches stop at Ctrl+C and report what they
-        // have; DP cannot, so there Ctrl+C keeps ending the process.
-        interrupt::catch_ctrl_c(&options.stop);
-    }
+    // Every method stops at Ctrl+C: the ILP engines and the order searches report what
+    // they have, DP (which has no answer before its end) reports that it has none.
+    interrupt::catch_ctrl_c(&options.stop);
     let report = learn(&table, &options, &observer)?;
+    if let Some(why) = report.extra.get("stopped").and_then(|w| w.as_str()) {
+        eprintln!("{why}");
+    }
     if options.stop.is_stopped() {
         match report.dag {
             Some(_) => eprintln!("interrupted (Ctrl+C): the best DAG found so far follows"),
@@ -449,23 +474,29 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if args.json {
-        println!("{}", report.to_json());
+        out(format_args!("{}\n", report.to_json()))?;
     } else {
         if args.output.is_none() {
             if let Some(dag) = &report.dag {
-                print!(
-                    "{}",
-                    render_dag(dag, table.names(), args.format.unwrap_or(DagFormat::Txt))
-                );
+                let format = args.format.unwrap_or(DagFormat::Txt);
+                out(format_args!("{}", render_dag(dag, table.names(), format)))?;
             }
         }
-        println!("{}", report.summary());
+        out(format_args!("{}\n", report.summary()))?;
     }
+    let interrupted = options.stop.is_stopped() && report.status != Status::Optimal;
+    let code = if interrupted { INTERRUPTED } else { 0 };
     // A CBC solve that did not stop at Ctrl+C is still running: end now that the
     // report is out.
-    interrupt::exit_if_a_solve_was_abandoned(0);
+    interrupt::exit_if_a_solve_was_abandoned(code.into());
     if report.status == Status::Infeasible {
-        anyhow::bail!("no DAG can be built from these candidate parent sets (infeasible)");
+        let why = report.extra.get("infeasible").and_then(|w| w.as_str());
+        match why {
+            Some(why) => anyhow::bail!("no DAG can be built (infeasible): {why}"),
+            None => {
+                anyhow::bail!("no DAG can be built from these candidate parent sets (infeasible)")
+            }
+        }
     }
-    Ok(())
+    Ok(ExitCode::from(code))
 }

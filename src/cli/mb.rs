@@ -1,6 +1,7 @@
 //! `bnsl mb`: Markov blankets of one or all variables by BAMB, IAMB or HITON-MB with G² tests, and
 //! their accuracy against a true network.
 
+use super::out;
 use super::scoring_args::DataArgs;
 use anyhow::Context;
 use bnsl::data::{load_data, read_bif, DataSet};
@@ -85,9 +86,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         time_s,
     };
     if args.json {
-        println!("{}", summary.json(&args));
+        out(format_args!("{}\n", summary.json(&args)))?;
     } else {
-        summary.print(&args);
+        summary.print(&args)?;
     }
     Ok(())
 }
@@ -161,7 +162,7 @@ impl Summary<'_> {
         o
     }
 
-    fn print(&self, args: &Args) {
+    fn print(&self, args: &Args) -> std::io::Result<()> {
         let set = |vars: &[usize]| format!("{{{}}}", self.names(vars).join(", "));
         for (i, r) in self.runs.iter().enumerate() {
             let mut line = format!(
@@ -179,7 +180,7 @@ impl Summary<'_> {
                     a.precision, a.recall, a.f1
                 );
             }
-            println!("{line}");
+            out(format_args!("{line}\n"))?;
         }
         let mut line = format!(
             "{} ({}, alpha {}): {} targets, {} CI tests ({} computed), {:.4} s",
@@ -194,6 +195,6 @@ impl Summary<'_> {
         if let Some((p, r, f)) = self.means() {
             line += &format!("; mean precision {p:.3} recall {r:.3} F1 {f:.3}");
         }
-        println!("{line}");
+        out(format_args!("{line}\n"))
     }
 }

@@ -2,6 +2,8 @@
 //! `run` function.
 
 use clap::{Parser, Subcommand};
+use std::io::Write;
+use std::process::ExitCode;
 
 mod convert;
 mod export;
@@ -40,15 +42,38 @@ pub(crate) enum Command {
     Mb(mb::Args),
 }
 
-/// Runs the parsed command line.
-pub(crate) fn run(cli: Cli) -> anyhow::Result<()> {
-    match cli.command {
+/// The exit code of a run that Ctrl+C stopped before it proved its answer: 128 + SIGINT,
+/// as a shell reports a process that SIGINT ended. The answer so far is printed first.
+pub(crate) const INTERRUPTED: u8 = 130;
+
+/// Runs the parsed command line; the exit code of a run that ends without an error.
+pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let ran = match cli.command {
         Command::Score(a) => score::run(a),
-        Command::Learn(a) => learn::run(a),
+        Command::Learn(a) => return learn::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Export(a) => export::run(a),
         Command::Sample(a) => sample::run(a),
         Command::Mb(a) => mb::run(a),
-    }
+    };
+    ran.map(|()| ExitCode::SUCCESS)
+}
+
+/// Writes to standard output, returning the write's error (a closed pipe, a full disk)
+/// where `print!` would panic; the caller passes it on, and `main` ends quietly on a
+/// closed pipe and with an error otherwise.
+pub(crate) fn out(text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_fmt(text)?;
+    stdout.flush()
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone (`bnsl … | head`).
+pub(crate) fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -48,6 +48,33 @@ pub(crate) struct Args {
     pub no_header: bool,
 }
 
+/// Refuses a sample that cannot fit in this machine's memory: `rows` rows of `vars`
+/// one-byte states, plus the eight-byte parent configuration of a row drawn per
+/// variable, are held at once (`/proc/meminfo`'s MemTotal; no check where it is absent).
+fn check_memory(rows: usize, vars: usize) -> anyhow::Result<()> {
+    let needed = (rows as f64) * (vars as f64 + 8.0);
+    let Some(total) = total_memory_bytes() else {
+        return Ok(());
+    };
+    if needed > total as f64 {
+        bail!(
+            "-n {rows}: a sample of {rows} rows of {vars} variables needs about {:.1} GiB in \
+             memory, more than this machine's {:.1} GiB; draw fewer rows",
+            needed / 1024f64.powi(3),
+            total as f64 / 1024f64.powi(3)
+        );
+    }
+    Ok(())
+}
+
+/// The machine's memory in bytes, from `/proc/meminfo` (Linux).
+fn total_memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
 /// Runs `bnsl sample`.
 pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let net = read_bif(&args.network)?;
@@ -59,6 +86,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
     if format == OutFormat::Dat && (args.states.is_some() || args.no_header) {
         bail!("--states and --no-header apply to CSV output only (.dat always has names, arities and codes)");
     }
+    check_memory(args.rows, net.n_vars())?;
     let data = sample(&net, args.rows, args.seed);
     let write = |w: &mut dyn Write| -> std::io::Result<()> {
         match format {

@@ -53,7 +53,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         None if !args.stats_json => write_jkl(&table, &mut std::io::stdout().lock(), style)?,
         None => {}
     }
-    let restricted = match args.scoring.candidates {
+    let restricted = match args.scoring.candidate_set() {
         CandidateSet::All => String::new(),
         c => format!(
             ", {} candidates found in {restrict_s:.3}s",
@@ -81,7 +81,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             "seconds": score_s,
             "families_per_s": stats.families_scored as f64 / score_s.max(1e-9),
         });
-        println!("{line}");
+        super::out(format_args!("{line}\n"))?;
     }
     Ok(())
 }

@@ -34,12 +34,12 @@ pub(crate) enum CandidateSet {
 /// How a data file is read.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct DataArgs {
-    /// Data file format (auto: by extension and content).
-    #[arg(long, value_enum, default_value_t = DataFormat::Auto)]
-    pub data_format: DataFormat,
-    /// Whether a CSV file starts with a header row (auto: detected).
-    #[arg(long, value_enum, default_value_t = Header::Auto)]
-    pub header: Header,
+    /// Data file format [default: auto, by extension and content].
+    #[arg(long, value_enum)]
+    pub data_format: Option<DataFormat>,
+    /// Whether a CSV file starts with a header row [default: auto, detected].
+    #[arg(long, value_enum)]
+    pub header: Option<Header>,
     /// Take variables and their declared states (arities) from this BIF network, so
     /// states that never occur in the data still count (as GOBNILP and bnlearn do with
     /// declared arities).
@@ -54,21 +54,30 @@ impl DataArgs {
             Some(path) => LoadOptions::with_network(&read_bif(path)?),
             None => LoadOptions::default(),
         };
-        opts.format = self.data_format;
-        opts.header = self.header;
+        opts.format = self.data_format.unwrap_or(DataFormat::Auto);
+        opts.header = self.header.unwrap_or(Header::Auto);
         Ok(opts)
+    }
+
+    /// The flags given on the command line.
+    fn given(&self) -> [(&'static str, bool); 3] {
+        [
+            ("--data-format", self.data_format.is_some()),
+            ("--header", self.header.is_some()),
+            ("--network", self.network.is_some()),
+        ]
     }
 }
 
 /// How data is scored into candidate parent sets.
 #[derive(clap::Args, Debug, Clone)]
 pub(crate) struct ScoringArgs {
-    /// Score function.
-    #[arg(long, value_enum, default_value_t = ScoreName::Bdeu)]
-    pub score: ScoreName,
-    /// Equivalent sample size of BDeu.
-    #[arg(long, default_value_t = 1.0, allow_negative_numbers = true)]
-    pub ess: f64,
+    /// Score function [default: bdeu].
+    #[arg(long, value_enum)]
+    pub score: Option<ScoreName>,
+    /// Equivalent sample size of BDeu [default: 1].
+    #[arg(long, allow_negative_numbers = true)]
+    pub ess: Option<f64>,
     /// Largest parent set scored [default: 3 with --search sequential (GOBNILP's palim),
     /// no limit with greedy and independence]. When `learn` reads a score
     /// file, a limit applied to its candidates (default: none).
@@ -76,9 +85,9 @@ pub(crate) struct ScoringArgs {
     pub max_parents: Option<usize>,
     /// How parent sets are explored: sequential (all sets by size up to the limit),
     /// greedy or independence selection (Scanagatta et al. 2015; anytime, need a budget
-    /// or a limit).
-    #[arg(long, value_enum, default_value_t = Search::Sequential)]
-    pub search: Search,
+    /// or a limit) [default: sequential].
+    #[arg(long, value_enum)]
+    pub search: Option<Search>,
     /// Seconds of exploration per variable (variables run in parallel).
     #[arg(long, value_name = "S", conflicts_with = "time_total")]
     pub time_per_var: Option<f64>,
@@ -87,20 +96,21 @@ pub(crate) struct ScoringArgs {
     #[arg(long, value_name = "S")]
     pub time_total: Option<f64>,
     /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
-    /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
-    pub prune_gap: f64,
+    /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF)
+    /// [default: 0].
+    #[arg(long, allow_negative_numbers = true)]
+    pub prune_gap: Option<f64>,
     /// Keep every parent set up to the limit (no pruning at all).
     #[arg(long, conflicts_with = "prune_gap")]
     pub no_prune: bool,
     /// Candidate parents of each variable: every other variable, or only its PC set or
     /// Markov blanket discovered by BAMB with G² tests (Y may be a parent of X when
-    /// either one is in the other's set; a constant column gets no parents).
-    #[arg(long, value_enum, default_value_t = CandidateSet::All)]
-    pub candidates: CandidateSet,
-    /// Significance level of the G² tests of `--candidates pc|mb`.
-    #[arg(long, default_value_t = bnsl::mb::ci_test::DEFAULT_ALPHA)]
-    pub candidates_alpha: f64,
+    /// either one is in the other's set; a constant column gets no parents) [default: all].
+    #[arg(long, value_enum)]
+    pub candidates: Option<CandidateSet>,
+    /// Significance level of the G² tests of `--candidates pc|mb` [default: 0.01].
+    #[arg(long)]
+    pub candidates_alpha: Option<f64>,
     #[command(flatten)]
     pub data: DataArgs,
 }
@@ -108,27 +118,63 @@ pub(crate) struct ScoringArgs {
 impl ScoringArgs {
     /// The score function, validated.
     pub(crate) fn kind(&self) -> anyhow::Result<ScoreKind> {
-        match self.score {
-            ScoreName::Bic => Ok(ScoreKind::Bic),
-            ScoreName::Bdeu if self.ess.is_finite() && self.ess > 0.0 => {
-                Ok(ScoreKind::Bdeu { ess: self.ess })
+        let ess = self.ess.unwrap_or(1.0);
+        match self.score.unwrap_or(ScoreName::Bdeu) {
+            ScoreName::Bic if self.ess.is_some() => {
+                bail!("--ess is BDeu's; it does nothing with --score bic")
             }
-            ScoreName::Bdeu => bail!("--ess must be a positive number, got {}", self.ess),
+            ScoreName::Bic => Ok(ScoreKind::Bic),
+            ScoreName::Bdeu if ess.is_finite() && ess > 0.0 => Ok(ScoreKind::Bdeu { ess }),
+            ScoreName::Bdeu => bail!("--ess must be a positive number, got {ess}"),
         }
+    }
+
+    /// The `--candidates` choice.
+    pub(crate) fn candidate_set(&self) -> CandidateSet {
+        self.candidates.unwrap_or(CandidateSet::All)
+    }
+
+    /// Refuses the flags that only shape how data is scored when `input` is a score
+    /// file (whose scores are given), naming them; `--max-parents` is not among them,
+    /// since it limits a score file's candidates.
+    pub(crate) fn check_score_file(&self, input: &std::path::Path) -> anyhow::Result<()> {
+        let given: Vec<&str> = [
+            ("--score", self.score.is_some()),
+            ("--ess", self.ess.is_some()),
+            ("--search", self.search.is_some()),
+            ("--time-per-var", self.time_per_var.is_some()),
+            ("--time-total", self.time_total.is_some()),
+            ("--prune-gap", self.prune_gap.is_some()),
+            ("--no-prune", self.no_prune),
+            ("--candidates", self.candidates.is_some()),
+            ("--candidates-alpha", self.candidates_alpha.is_some()),
+        ]
+        .into_iter()
+        .chain(self.data.given())
+        .filter_map(|(flag, set)| set.then_some(flag))
+        .collect();
+        if given.is_empty() {
+            return Ok(());
+        }
+        let verb = if given.len() == 1 { "applies" } else { "apply" };
+        bail!(
+            "{} {verb} to data input, but {} is a score file, whose scores are given \
+             (use --input-kind data if it is a data set)",
+            given.join(", "),
+            input.display()
+        )
     }
 
     /// Candidate generation options, validated.
     pub(crate) fn candidate_options(&self) -> anyhow::Result<CandidateOptions> {
-        if !(self.prune_gap.is_finite() && self.prune_gap >= 0.0) {
-            bail!(
-                "--prune-gap must be a finite number ≥ 0, got {}",
-                self.prune_gap
-            );
+        let gap = self.prune_gap.unwrap_or(0.0);
+        if !(gap.is_finite() && gap >= 0.0) {
+            bail!("--prune-gap must be a finite number ≥ 0, got {gap}");
         }
         let pruning = if self.no_prune {
             Pruning::Off
         } else {
-            Pruning::Gap(self.prune_gap)
+            Pruning::Gap(gap)
         };
         Ok(CandidateOptions {
             max_parents: Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
@@ -152,18 +198,19 @@ impl ScoringArgs {
             (None, Some(s)) => Budget::Total(seconds("--time-total", s)?),
             (None, None) => Budget::Unlimited,
         };
-        let max_parents = match self.search {
+        let search = self.search.unwrap_or(Search::Sequential);
+        let max_parents = match search {
             Search::Sequential => Some(self.max_parents.unwrap_or(DEFAULT_MAX_PARENTS)),
             Search::Greedy | Search::Independence => self.max_parents,
         };
         if budget == Budget::Unlimited && max_parents.is_none() {
             bail!("--search greedy/independence explores without end: give --time-per-var, --time-total or --max-parents");
         }
-        if self.search == Search::Sequential && budget == Budget::Unlimited {
+        if search == Search::Sequential && budget == Budget::Unlimited {
             return Ok(None);
         }
         Ok(Some(SelectionSetup {
-            search: self.search,
+            search,
             budget,
             max_parents,
         }))
@@ -182,13 +229,15 @@ impl ScoringArgs {
 
     /// The blanket restriction of `--candidates`, validated.
     pub(crate) fn restriction(&self) -> anyhow::Result<Option<(Restriction, CiOptions)>> {
-        let restriction = match self.candidates {
+        let restriction = match self.candidate_set() {
             CandidateSet::All => return Ok(None),
             CandidateSet::Pc => Restriction::Pc,
             CandidateSet::Mb => Restriction::Mb,
         };
         let ci = CiOptions {
-            alpha: self.candidates_alpha,
+            alpha: self
+                .candidates_alpha
+                .unwrap_or(bnsl::mb::ci_test::DEFAULT_ALPHA),
             allow_constant: true,
             ..Default::default()
         };

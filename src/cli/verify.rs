@@ -1,6 +1,7 @@
 //! `bnsl verify`: check a DAG against a score file (acyclic, every parent set a
 //! candidate, total score recomputed) or against data (acyclic, score recomputed).
 
+use super::out;
 use super::scoring_args::ScoringArgs;
 use anyhow::{bail, Context};
 use bnsl::dag_io::read_dag;
@@ -37,6 +38,7 @@ pub(crate) struct Args {
 pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let (score, arcs, n) = match (&args.scores, &args.data) {
         (Some(path), _) => {
+            args.scoring.check_score_file(path)?;
             let table = read_scores(path)?.table;
             let dag = read_dag(&args.dag, table.names())?;
             let score = dag.check(&table).with_context(|| {
@@ -61,9 +63,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             "acyclic": true, "candidates": args.scores.is_some(), "score": score,
             "nodes": n, "arcs": arcs, "expected": args.expect, "matches_expected": matches,
         });
-        println!("{obj}");
+        out(format_args!("{obj}\n"))?;
     } else {
-        println!("ok: {n} nodes, {arcs} arcs, acyclic, score {score:.6}");
+        out(format_args!(
+            "ok: {n} nodes, {arcs} arcs, acyclic, score {score:.6}\n"
+        ))?;
     }
     if let (Some(want), Some(false)) = (args.expect, matches) {
         bail!("the DAG scores {score:.9}, not the expected {want:.9}");

@@ -170,23 +170,28 @@ pub(crate) fn positional_names(
 
 /// Column names from the header row: non-empty and pairwise distinct.
 fn header_names(r1: &[&str], path: &Path, line: usize) -> Result<Vec<String>, InputError> {
-    for (j, name) in r1.iter().enumerate() {
-        if name.is_empty() {
-            return Err(InputError::at(
-                path,
-                line,
-                format!("column {} has an empty name", j + 1),
-            ));
-        }
-        if r1[..j].contains(name) {
-            return Err(InputError::at(
-                path,
-                line,
-                format!("duplicate column name `{name}`"),
-            ));
-        }
+    if let Some(j) = r1.iter().position(|name| name.is_empty()) {
+        return Err(InputError::at(
+            path,
+            line,
+            format!("column {} has an empty name", j + 1),
+        ));
+    }
+    if let Some(name) = first_duplicate(r1.iter().copied()) {
+        return Err(InputError::at(
+            path,
+            line,
+            format!("duplicate column name `{name}`"),
+        ));
     }
     Ok(r1.iter().map(|s| s.to_string()).collect())
+}
+
+/// The first name that repeats an earlier one, in time linear in the names (a header
+/// of 10⁵ columns is checked at once).
+pub(crate) fn first_duplicate<'a>(names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    names.into_iter().find(|name| !seen.insert(*name))
 }
 
 /// The row of arities after the header: `n` integers in `1..=256`.

@@ -12,7 +12,9 @@
 //! Blank lines are skipped everywhere; line numbers in errors are the file's.
 
 use super::coding::{build, code_rows, data_lines};
-use super::csv::{column_decls, declared_columns, parse_arities, positional_names};
+use super::csv::{
+    column_decls, declared_columns, first_duplicate, parse_arities, positional_names,
+};
 use super::dataset::{DataSet, Variable};
 use crate::error::InputError;
 use std::path::Path;
@@ -111,6 +113,9 @@ pub fn parse_dat(
         }
         DatLayout::Twilp => {
             let (n, line) = next.count("the number of variables")?;
+            // The count is only a number: names are made for the variables the line of
+            // arities shows, so a huge count costs nothing before it is refused.
+            next.check_arity_count(n)?;
             (positional_names(n, declared, path, line)?, line)
         }
     };
@@ -144,12 +149,8 @@ fn check_names(names: &[String], path: &Path, line: usize) -> Result<(), InputEr
     if names.is_empty() {
         return Err(InputError::at(path, line, "no variables"));
     }
-    match names
-        .iter()
-        .enumerate()
-        .find(|(i, n)| names[..*i].contains(n))
-    {
-        Some((_, name)) => Err(InputError::at(
+    match first_duplicate(names.iter().map(String::as_str)) {
+        Some(name) => Err(InputError::at(
             path,
             line,
             format!("duplicate variable name `{name}`"),
@@ -166,6 +167,21 @@ struct Lines<'r, 'a> {
 }
 
 impl<'a> Lines<'_, 'a> {
+    /// Checks that the next line (the line of arities, not consumed) has `n` values:
+    /// the variables a header declares must be there.
+    fn check_arity_count(&self, n: usize) -> Result<(), InputError> {
+        let Some(&(line, text)) = self.rows.get(self.at) else {
+            return Ok(());
+        };
+        let shown = text.split_ascii_whitespace().count();
+        if shown == n {
+            return Ok(());
+        }
+        let cause =
+            format!("the file declares {n} variables but its line of arities has {shown} values");
+        Err(InputError::at(self.path, line, cause))
+    }
+
     /// The next line, or an error saying the file ends before `what`.
     fn line(&mut self, what: &str) -> Result<(usize, &'a str), InputError> {
         match self.rows.get(self.at) {

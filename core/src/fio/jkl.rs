@@ -27,6 +27,7 @@ use super::families::{assemble, Numbering, RawBlock, RawFamily};
 use super::lines::DataLines;
 use super::{NameStyle, ScoreFile, ScoreFormat};
 use crate::input::{read_text, InputError};
+use crate::score_table::score_problem;
 use crate::ScoreTable;
 use std::io::{self, Write};
 use std::path::Path;
@@ -164,8 +165,8 @@ fn parse_family(text: &str) -> Result<RawFamily<'_>, String> {
     let score: f64 = score_token
         .parse()
         .map_err(|_| format!("the score `{score_token}` is not a number"))?;
-    if !score.is_finite() {
-        return Err(format!("the score `{score_token}` is not a finite number"));
+    if let Some(problem) = score_problem(score) {
+        return Err(format!("the score `{score_token}` {problem}"));
     }
     let m_token = tokens
         .next()
@@ -359,6 +360,12 @@ mod tests {
         assert!(err("1\na 1\n-1 2 b\n").contains("announces 2 parents but lists 1"));
         assert!(err("1\na 1\nfoo 0\n").contains("the score `foo` is not a number"));
         assert!(err("1\na 1\nNaN 0\n").contains("not a finite number"));
+        for huge in ["-1e21", "1e308", "-1.5e13"] {
+            let message = err(&format!("1\na 1\n{huge} 0\n"));
+            assert!(message.contains("t.jkl:3: "), "{message}");
+            let said = format!("the score `{huge}` is beyond ±1e13");
+            assert!(message.contains(&said), "{message}");
+        }
         assert!(err("1\na 1\n-1 x\n").contains("number of parents `x`"));
     }
 

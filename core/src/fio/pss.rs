@@ -20,6 +20,7 @@ use super::jkl::check_names;
 use super::lines::DataLines;
 use super::{Meta, NameStyle, ScoreFile, ScoreFormat};
 use crate::input::{read_text, InputError};
+use crate::score_table::score_problem;
 use crate::ScoreTable;
 use std::io::{self, Write};
 use std::path::Path;
@@ -119,8 +120,8 @@ fn parse_family(text: &str) -> Result<RawFamily<'_>, String> {
     let score: f64 = first.parse().map_err(|_| {
         format!("expected `META`, `VAR` or a parent-set line `score parents…`, found `{text}`")
     })?;
-    if !score.is_finite() {
-        return Err(format!("the score `{first}` is not a finite number"));
+    if let Some(problem) = score_problem(score) {
+        return Err(format!("the score `{first}` {problem}"));
     }
     Ok(RawFamily {
         line: 0,

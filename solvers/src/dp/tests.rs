@@ -362,3 +362,34 @@ fn memory_estimate_fits_25_variables_in_a_few_gib() {
     let bytes = dp_memory_bytes(25, 25 * 1000);
     assert!(bytes > 1 << 30 && bytes < 2 << 30, "estimate {bytes}");
 }
+
+/// A time limit or a stopped token ends the DP between two chunks of subsets: it then
+/// has no network and says how far it got.
+#[test]
+fn a_time_limit_or_a_stop_ends_the_dp_without_a_network() {
+    let table = empty_only(24);
+    let stop = StopToken::new();
+    stop.stop();
+    let stopped = DpOptions {
+        stop,
+        ..DpOptions::default()
+    };
+    assert_eq!(
+        solve_dp(&table, &stopped),
+        Err(DpError::Stopped { layers: 0, n: 24 })
+    );
+    let timed = DpOptions {
+        time_limit: Some(std::time::Duration::ZERO),
+        ..DpOptions::default()
+    };
+    assert!(matches!(
+        solve_dp(&table, &timed),
+        Err(DpError::Stopped { n: 24, .. })
+    ));
+    let small = empty_only(6);
+    let generous = DpOptions {
+        time_limit: Some(std::time::Duration::from_secs(600)),
+        ..DpOptions::default()
+    };
+    assert!(solve_dp(&small, &generous).is_ok());
+}

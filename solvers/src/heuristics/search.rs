@@ -71,7 +71,7 @@ impl Default for AsobsOptions {
             time_limit: Some(Duration::from_secs(10)),
             max_restarts: None,
             seed: 1,
-            local_search: LocalSearch::Swap,
+            local_search: LocalSearch::Insertion,
             stop: StopToken::new(),
         }
     }

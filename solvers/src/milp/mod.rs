@@ -26,6 +26,10 @@ mod watch;
 
 pub use watch::{MipWatch, Watched};
 
+/// The most threads a solve may ask for: solvers start them all, however few cores
+/// there are (HiGHS took a minute to start 100,000 on a 3-node model).
+pub const MAX_THREADS: usize = 256;
+
 /// Limits and settings of one solve. `Limits::default()` means: no time limit, solve
 /// to proven optimality, the solver's own thread count and seed, no solver log, and a
 /// stop token of its own that nobody else holds.
@@ -75,10 +79,18 @@ impl Limits {
                 )));
             }
         }
-        if self.threads == Some(0) {
-            return Err(SolverError::InvalidLimit(
-                "thread count 0; use at least 1".into(),
-            ));
+        match self.threads {
+            Some(0) => {
+                return Err(SolverError::InvalidLimit(
+                    "thread count 0; use at least 1".into(),
+                ))
+            }
+            Some(n) if n > MAX_THREADS => {
+                return Err(SolverError::InvalidLimit(format!(
+                    "thread count {n} is above {MAX_THREADS}, the most bnsl hands a solver"
+                )))
+            }
+            _ => {}
         }
         if self.improving_solutions == Some(0) {
             return Err(SolverError::InvalidLimit(
@@ -533,6 +545,10 @@ mod tests {
             },
             Limits {
                 threads: Some(0),
+                ..Limits::default()
+            },
+            Limits {
+                threads: Some(MAX_THREADS + 1),
                 ..Limits::default()
             },
             Limits {
