@@ -315,3 +315,46 @@ fn byte_order_marks_are_dropped_and_bad_bytes_located() {
         ],
     );
 }
+
+/// A warm start longer than the time limit is refused (the limit covers the whole run),
+/// and a negative number for a count names its flag.
+#[test]
+fn limits_that_cannot_hold_are_refused_with_their_flag() {
+    let scores = shipped_scores("asia_10000.BDeu1.palim3.jkl");
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--method",
+            "ilp",
+            "--time-limit",
+            "5",
+            "--warm-start",
+            "asobs:10",
+        ],
+        &["--warm-start asobs:10 does not fit in --time-limit 5"],
+    );
+    let net = common::repo().join("instances/networks/asia.bif");
+    let net = net.to_str().unwrap();
+    for (args, flag) in [
+        (
+            vec!["learn", &scores, "--method", "ilp", "--threads", "-1"],
+            "--threads",
+        ),
+        (
+            vec!["learn", &scores, "--method", "asobs", "--restarts", "-3"],
+            "--restarts",
+        ),
+        (
+            vec!["learn", &scores, "--max-parents", "-2"],
+            "--max-parents",
+        ),
+        (
+            vec!["learn", &scores, "--method", "asobs", "--seed", "-1"],
+            "--seed",
+        ),
+        (vec!["sample", net, "-n", "-5"], "--rows"),
+    ] {
+        fails_with(&args, &["invalid value '-", flag]);
+    }
+}

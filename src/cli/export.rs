@@ -47,7 +47,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
     /// Drop candidate parent sets larger than K.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", allow_negative_numbers = true)]
     pub max_parents: Option<usize>,
     /// MPS only: write the minimisation of the negated score instead of OBJSENSE MAX,
     /// for readers that ignore OBJSENSE (the file's optimum is then minus the score).

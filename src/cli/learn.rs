@@ -67,7 +67,7 @@ pub(crate) struct RunLimitArgs {
     pub time_limit: Option<f64>,
     /// Seed of the random components (the ilp back-end's, the orders of obs/asobs;
     /// default 1 for obs/asobs).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub seed: Option<u64>,
 }
 
@@ -88,7 +88,7 @@ pub(crate) struct IlpArgs {
     #[arg(long, value_name = "G", allow_negative_numbers = true)]
     pub gap: Option<f64>,
     /// Threads the back-end may use (HiGHS, CBC; SCIP solves sequentially); at most 256.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub threads: Option<usize>,
     /// Separate cluster cuts with the heuristics only (no exact sub-IP).
     #[arg(long)]
@@ -141,6 +141,15 @@ pub(crate) enum WarmStartArg {
 
 /// Seconds of ASOBS when `--warm-start asobs` names none and `--restarts` is not given.
 const DEFAULT_WARM_START_S: f64 = 1.0;
+
+/// Seconds of ASOBS for `--warm-start asobs` without its own: [`DEFAULT_WARM_START_S`],
+/// or half the time limit when that is shorter (the limit covers the warm start).
+fn default_warm_start_s(run: &RunLimitArgs) -> f64 {
+    match run.time_limit {
+        Some(t) if t.is_finite() && t >= 0.0 => DEFAULT_WARM_START_S.min(t / 2.0),
+        _ => DEFAULT_WARM_START_S,
+    }
+}
 
 fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
     let path = PathBuf::from(text);
@@ -234,6 +243,20 @@ impl IlpArgs {
             .collect()
     }
 
+    /// Checks that `--warm-start asobs:S` fits in `--time-limit`, which covers the whole
+    /// run, the warm start included.
+    fn check_warm_start_fits(&self, run: &RunLimitArgs) -> anyhow::Result<()> {
+        if let (Some(WarmStartArg::Asobs(Some(s))), Some(t)) = (&self.warm_start, run.time_limit) {
+            if *s >= t {
+                bail!(
+                    "--warm-start asobs:{s} does not fit in --time-limit {t}: the time limit \
+                     covers the whole run, the warm start included; give the start less time"
+                );
+            }
+        }
+        Ok(())
+    }
+
     /// The run's ILP settings; the ASOBS of `--warm-start asobs` takes `search`'s restart
     /// cap and local-search switch.
     fn settings(&self, run: &RunLimitArgs, search: &OrderSearchArgs) -> IlpSettings {
@@ -259,7 +282,7 @@ impl IlpArgs {
                     time_limit: match (seconds, search.restarts) {
                         (Some(s), _) => Some(Duration::from_secs_f64(*s)),
                         (None, Some(_)) => None,
-                        (None, None) => Some(Duration::from_secs_f64(DEFAULT_WARM_START_S)),
+                        (None, None) => Some(Duration::from_secs_f64(default_warm_start_s(run))),
                     },
                     max_restarts: search.restarts,
                     seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
@@ -302,7 +325,7 @@ pub(crate) struct OrderSearchArgs {
     /// Stop obs/asobs (or the ASOBS of `--warm-start asobs`) after this many random
     /// restarts (with no time limit the result is then the same for a given seed whatever
     /// the number of threads).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub restarts: Option<u64>,
     /// The local search that improves each random order (obs/asobs, and the ASOBS of
     /// `--warm-start asobs`): `insertion` (one node moved to any position, the default: it
@@ -436,6 +459,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let constraints = constraints(&args, &table)?;
     let method = resolve_method(&args, &table)?;
     args.ilp.check_used_by(method)?;
+    args.ilp.check_warm_start_fits(&args.run)?;
     args.search
         .check_used_by(method, args.ilp.warm_start.as_ref())?;
     let options = LearnOptions {

@@ -29,10 +29,10 @@ pub(crate) struct Args {
     /// The network (BIF, optionally gzipped).
     pub network: PathBuf,
     /// Number of rows to draw.
-    #[arg(short = 'n', long = "rows")]
+    #[arg(short = 'n', long = "rows", allow_negative_numbers = true)]
     pub rows: usize,
     /// Seed of the random stream (ChaCha8); the same seed gives the same data.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub seed: u64,
     /// Output file; `-` or omitted: standard output.
     #[arg(short, long)]

@@ -81,7 +81,7 @@ pub(crate) struct ScoringArgs {
     /// Largest parent set scored [default: 3 with --search sequential (GOBNILP's palim),
     /// no limit with greedy and independence]. When `learn` reads a score
     /// file, a limit applied to its candidates (default: none).
-    #[arg(long)]
+    #[arg(long, allow_negative_numbers = true)]
     pub max_parents: Option<usize>,
     /// How parent sets are explored: sequential (all sets by size up to the limit),
     /// greedy or independence selection (Scanagatta et al. 2015; anytime, need a budget
