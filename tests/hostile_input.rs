@@ -358,3 +358,55 @@ fn limits_that_cannot_hold_are_refused_with_their_flag() {
         fails_with(&args, &["invalid value '-", flag]);
     }
 }
+
+/// Data that used to be misread is read right or refused with its line: a header with a
+/// name twice, `?` as a value, quoted fields with commas, and `.dat` columns that mix
+/// codes and names (or hold codes beyond their arity).
+#[test]
+fn data_is_read_as_written_or_refused_with_its_line() {
+    let d = tempfile::tempdir().unwrap();
+    let mut rows = String::new();
+    for row in 0..30 {
+        rows += &format!("{},{}\n", row % 2, (row / 3) % 2);
+    }
+    let cases = [
+        (
+            "dup.csv",
+            format!("A,A\n{rows}"),
+            "dup.csv:1: duplicate column name `A`",
+        ),
+        (
+            "missing.csv",
+            format!("A,B\n{rows}1,?\n"),
+            "missing.csv:32: `?` for `B`: a missing value",
+        ),
+        (
+            "negative.dat",
+            "A B\n2 2\n0 1\n1 -1\n0 0\n".to_string(),
+            "negative.dat:4: `-1` of `B` is not a state code",
+        ),
+        (
+            "letter.dat",
+            "A B\n3 2\n0 1\n2 1\na 0\n".to_string(),
+            "letter.dat:5: `a` of `A` is not a state code",
+        ),
+        (
+            "decimal.dat",
+            "A B\n2 2\n0 1\n1.0 0\n".to_string(),
+            "decimal.dat:4: `1.0` of `A` is not a state code",
+        ),
+    ];
+    for (name, text, needle) in cases {
+        let file = write(d.path(), name, &text);
+        fails_with(&["score", file.to_str().unwrap()], &[needle]);
+    }
+    let quoted = write(
+        d.path(),
+        "quoted.csv",
+        "\"town\",\"kind\"\n\"Paris, TX\",a\n\"Paris, FR\",b\n\"Paris, TX\",b\n\"Paris, FR\",a\n",
+    );
+    let scored = common::bnsl(&["score", quoted.to_str().unwrap()]);
+    assert!(scored.status.success(), "{scored:?}");
+    let jkl = String::from_utf8(scored.stdout).unwrap();
+    assert!(jkl.starts_with("2\n"), "two columns, not three: {jkl}");
+}

@@ -120,12 +120,39 @@ impl<'a> ColumnCoder<'a> {
         ))
     }
 
-    /// States for a column with a declared arity (see the module documentation).
+    /// States for a column with a declared arity (see the module documentation): all
+    /// codes, or all names; a column that mixes them is refused at the first value that
+    /// breaks the pattern its first value set.
     fn declared_arity_states(
         &self,
         arity: usize,
         path: &Path,
     ) -> Result<(Vec<String>, Vec<u8>), InputError> {
+        let is_code = |token: &str| token.parse::<u64>().is_ok();
+        let is_number = |token: &str| token.parse::<f64>().is_ok();
+        let codes = self.seen.first().is_some_and(|s| is_code(s.token));
+        let odd = match codes {
+            true => self.seen.iter().find(|s| !is_code(s.token)),
+            false => self.seen.iter().find(|s| is_number(s.token)),
+        };
+        if let Some(odd) = odd {
+            let first = self.seen[0];
+            let cause = match codes {
+                true => format!(
+                    "`{}` of `{}` is not a state code (an integer from 0 to {}, its declared \
+                     arity less one), as its other values are",
+                    odd.token,
+                    self.name,
+                    arity.saturating_sub(1)
+                ),
+                false => format!(
+                    "`{}` of `{}` is a number, but the column's values are state names (`{}` \
+                     at line {}): a column holds codes or names, not both",
+                    odd.token, self.name, first.token, first.line
+                ),
+            };
+            return Err(InputError::at(path, odd.line, cause));
+        }
         if let Some(values) = integer_values(&self.seen) {
             if let Some((s, v)) = self
                 .seen
@@ -244,9 +271,15 @@ where
                     format!("expected {n} values, found {found}"),
                 ));
             }
-            if token.is_empty() {
+            if token.is_empty() || token == "?" {
+                let what = if token.is_empty() {
+                    "empty value"
+                } else {
+                    "`?`"
+                };
                 let cause = format!(
-                    "empty value for `{}` (missing values are not supported)",
+                    "{what} for `{}`: a missing value; bnsl needs complete data (remove or \
+                     impute the rows with missing values)",
                     names[count]
                 );
                 return Err(InputError::at(path, line, cause));
@@ -383,6 +416,29 @@ mod tests {
             err,
             "t.csv:3: value 3 of `X` is not below its declared arity 3"
         );
+    }
+
+    /// A declared-arity column holds codes or names, never both: `-1`, `a` or `1.0`
+    /// among codes, or a number among names, is refused at that value's line.
+    #[test]
+    fn declared_arity_columns_do_not_mix_codes_and_names() {
+        let err = |tokens: &[&str]| {
+            finish(tokens, ColumnDecl::Arity(3))
+                .unwrap_err()
+                .to_string()
+        };
+        for (tokens, line, odd) in [
+            (&["0", "1", "-1"][..], 3, "-1"),
+            (&["0", "a", "1"], 2, "a"),
+            (&["1", "1.0"], 2, "1.0"),
+        ] {
+            let message = err(tokens);
+            let want =
+                format!("t.csv:{line}: `{odd}` of `X` is not a state code (an integer from 0 to 2");
+            assert!(message.starts_with(&want), "{message}");
+        }
+        let message = err(&["low", "high", "1"]);
+        assert!(message.starts_with("t.csv:3: `1` of `X` is a number, but the column's values are state names (`low` at line 1)"), "{message}");
     }
 
     #[test]

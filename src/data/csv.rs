@@ -1,9 +1,9 @@
 //! CSV data sets: comma-separated values, one sample per line.
 //!
 //! Fields are trimmed of surrounding whitespace and of one pair of surrounding double
-//! quotes; quoting does not protect commas (state names with commas are not supported).
-//! Blank lines are skipped; an empty field is an error (missing values are not
-//! supported). Values may be integer codes or state names; how they become states is
+//! quotes; a quoted field may hold commas (`"a,b"` is one field). Blank lines are
+//! skipped; an empty field, or `?` (a common missing-value marker), is an error: missing
+//! values are not supported. Values may be integer codes or state names; how they become states is
 //! described in [`super::coding`]'s documentation (observed distinct values, or a
 //! network's declared states).
 //!
@@ -32,14 +32,37 @@ pub enum Header {
     WithArities,
 }
 
-/// The fields of one CSV line, trimmed and unquoted.
+/// The fields of one CSV line, trimmed and unquoted; commas inside a quoted field do
+/// not split it.
 pub(crate) fn fields(line: &str) -> impl Iterator<Item = &str> {
-    line.split(',').map(|f| {
-        let f = f.trim();
-        f.strip_prefix('"')
-            .and_then(|g| g.strip_suffix('"'))
-            .unwrap_or(f)
-    })
+    Fields { rest: Some(line) }
+}
+
+/// The iterator of [`fields`]: `rest` is the part of the line not split yet.
+struct Fields<'a> {
+    rest: Option<&'a str>,
+}
+
+impl<'a> Iterator for Fields<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest?;
+        let start = rest.trim_start();
+        if let Some((quoted, after)) = start
+            .strip_prefix('"')
+            .and_then(|inner| inner.split_once('"'))
+        {
+            self.rest = after.split_once(',').map(|(_, next)| next);
+            return Some(quoted);
+        }
+        let (field, next) = match rest.split_once(',') {
+            Some((field, next)) => (field, Some(next)),
+            None => (rest, None),
+        };
+        self.rest = next;
+        Some(field.trim())
+    }
 }
 
 /// Reads CSV `text` (from `path`, for errors). With `declared` variables, every column
@@ -95,9 +118,12 @@ pub fn detect_header(rows: &[(usize, &str)], declared: Option<&[Variable]>) -> H
         return Header::Absent;
     };
     let r1: Vec<&str> = fields(first).collect();
-    let distinct = r1.iter().enumerate().all(|(i, f)| !r1[..i].contains(f));
-    if !distinct {
-        return Header::Absent;
+    if first_duplicate(r1.iter().copied()).is_some() {
+        // A row of names with one twice (`A,A,C`) is a header with an error, not data.
+        return match declared.is_none() && names_unseen_below(rows, &r1) {
+            true => Header::Present,
+            false => Header::Absent,
+        };
     }
     if is_arity_row(rows, r1.len()) {
         return Header::WithArities;
@@ -377,6 +403,19 @@ mod tests {
     }
 
     #[test]
+    fn quoted_fields_keep_their_commas() {
+        let f: Vec<&str> = fields(r#"a, "b,c" ,"d",e,"f"#).collect();
+        assert_eq!(f, ["a", "b,c", "d", "e", "\"f"]);
+        let data = read(
+            "name,town\n\"x\",\"Paris, TX\"\n\"y\",\"Paris, FR\"\n",
+            Header::Auto,
+        )
+        .unwrap();
+        assert_eq!(data.names(), ["name", "town"]);
+        assert_eq!(data.arities(), [2, 2]);
+    }
+
+    #[test]
     fn bad_inputs_name_line_and_cause() {
         assert_eq!(err(""), "d.csv: the file is empty (no rows)");
         assert_eq!(err("a,b\n"), "d.csv:1: the data set has no data rows");
@@ -387,7 +426,14 @@ mod tests {
         );
         assert_eq!(
             err("a,b\n0,1\n0,\n"),
-            "d.csv:3: empty value for `b` (missing values are not supported)"
+            "d.csv:3: empty value for `b`: a missing value; bnsl needs complete data \
+             (remove or impute the rows with missing values)"
+        );
+        assert!(err("a,b\n0,1\n?,1\n").starts_with("d.csv:3: `?` for `a`: a missing value"));
+        // A row of names with a name twice is a header in error, not a row of data.
+        assert_eq!(
+            err("A,A,C\n0,1,0\n1,0,1\n"),
+            "d.csv:1: duplicate column name `A`"
         );
         assert_eq!(
             read("a,a\n0,1\n", Header::Present).unwrap_err().to_string(),
