@@ -99,10 +99,31 @@ fn dot_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Reads a DAG over the variables `names` from a text, model-string, JSON or BIF file.
+/// Reads a DAG over the variables `names` from a text, model-string, JSON or BIF file;
+/// a node the file does not list gets no parents ([`read_dag_file`] says which).
 pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
+    read_dag_file(path, names).map(|file| file.dag)
+}
+
+/// A DAG read from a file, and the nodes the file did not list.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DagFile {
+    /// The DAG; an unlisted node has no parents.
+    pub dag: Dag,
+    /// The nodes the file does not list, in variable order.
+    pub unlisted: Vec<usize>,
+}
+
+/// [`read_dag`], saying which nodes the file leaves out. A file that lists no node at
+/// all (an empty file, say) is an error: an empty DAG is written with every node
+/// (`X <-`).
+pub fn read_dag_file(path: &Path, names: &[String]) -> Result<DagFile, InputError> {
     if is_bif(path) {
-        return read_bif_graph(path, names);
+        let dag = read_bif_graph(path, names)?;
+        return Ok(DagFile {
+            dag,
+            unlisted: Vec::new(),
+        });
     }
     let text = read_text(path)?;
     let index = name_index(names);
@@ -116,12 +137,20 @@ pub fn read_dag(path: &Path, names: &[String]) -> Result<Dag, InputError> {
         read_parent_lists(path, &text, &index, &mut parents)?;
     }
     let n = names.len();
-    Ok(Dag::from_parents(
+    let unlisted: Vec<usize> = (0..n).filter(|&v| parents[v].is_none()).collect();
+    if n > 0 && unlisted.len() == n {
+        return Err(InputError::file(
+            path,
+            "the file lists no node; a DAG lists every node, `X <-` for one without parents",
+        ));
+    }
+    let dag = Dag::from_parents(
         parents
             .into_iter()
             .map(|p| p.unwrap_or_else(|| VarSet::empty(n)))
             .collect(),
-    ))
+    );
+    Ok(DagFile { dag, unlisted })
 }
 
 /// The position of each name in `names`.

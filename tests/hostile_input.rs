@@ -410,3 +410,38 @@ fn data_is_read_as_written_or_refused_with_its_line() {
     let jkl = String::from_utf8(scored.stdout).unwrap();
     assert!(jkl.starts_with("2\n"), "two columns, not three: {jkl}");
 }
+
+/// `verify` refuses a DAG file that lists no node, and says which nodes a partial one
+/// leaves out (they get no parents).
+#[test]
+fn verify_says_what_a_dag_file_leaves_out() {
+    let scores = shipped_scores("sachs_1000.BDeu1.palim3.jkl");
+    let d = tempfile::tempdir().unwrap();
+    let empty = write(d.path(), "empty.txt", "");
+    fails_with(
+        &[
+            "verify",
+            "--scores",
+            &scores,
+            "--dag",
+            empty.to_str().unwrap(),
+        ],
+        &["empty.txt: the file lists no node"],
+    );
+    let partial = write(d.path(), "partial.txt", "Raf <-\n");
+    let out = common::bnsl(&[
+        "verify",
+        "--scores",
+        &scores,
+        "--dag",
+        partial.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("partial.txt does not list Akt, Erk, "),
+        "{err}"
+    );
+    assert!(!err.contains("Raf"), "Raf is listed: {err}");
+    assert!(err.contains("they get no parents"), "{err}");
+}

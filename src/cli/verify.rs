@@ -4,9 +4,10 @@
 use super::out;
 use super::scoring_args::ScoringArgs;
 use anyhow::{bail, Context};
-use bnsl::dag_io::read_dag;
+use bnsl::dag_io::read_dag_file;
 use bnsl::data::load_data;
 use bnsl::fio::read_scores;
+use bnsl::formulations::Dag;
 use bnsl::scores::LocalScorer;
 use std::path::PathBuf;
 
@@ -34,13 +35,28 @@ pub(crate) struct Args {
     pub json: bool,
 }
 
+/// The DAG of the file at `path` over `names`; the nodes it does not list are said on
+/// stderr, since they get no parents.
+fn read_listed(path: &std::path::Path, names: &[String]) -> anyhow::Result<Dag> {
+    let file = read_dag_file(path, names)?;
+    if !file.unlisted.is_empty() {
+        let unlisted: Vec<&str> = file.unlisted.iter().map(|&v| names[v].as_str()).collect();
+        eprintln!(
+            "note: {} does not list {}: they get no parents",
+            path.display(),
+            unlisted.join(", ")
+        );
+    }
+    Ok(file.dag)
+}
+
 /// Runs `bnsl verify`.
 pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let (score, arcs, n) = match (&args.scores, &args.data) {
         (Some(path), _) => {
             args.scoring.check_score_file(path)?;
             let table = read_scores(path)?.table;
-            let dag = read_dag(&args.dag, table.names())?;
+            let dag = read_listed(&args.dag, table.names())?;
             let score = dag.check(&table).with_context(|| {
                 format!("{} fails against {}", args.dag.display(), path.display())
             })?;
@@ -48,7 +64,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         }
         (None, Some(path)) => {
             let data = load_data(path, &args.scoring.data.load_options()?)?;
-            let dag = read_dag(&args.dag, &data.names())?;
+            let dag = read_listed(&args.dag, &data.names())?;
             (
                 LocalScorer::new(&data, args.scoring.kind()?).score_dag(&dag)?,
                 dag.arc_count(),
