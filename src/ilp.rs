@@ -103,17 +103,26 @@ pub fn run_ilp(
         warm_start(table, heuristic, &mut options, report)?;
     }
     let ilp = FamilyIlp::new(table);
-    let engine_kind = match settings.formulation {
-        Formulation::Family if engine.capabilities().branch_and_cut => "branch_and_cut",
-        Formulation::Family => "cut_loop",
-        Formulation::Ordering => "ordering_milp",
-    };
-    report.extra.insert("engine".into(), json!(engine_kind));
+    report.extra.insert(
+        "engine".into(),
+        json!(engine_kind(engine.as_ref(), settings.formulation)),
+    );
     let outcome = match settings.formulation {
         Formulation::Family => family_solver(engine.as_ref()).solve(&ilp, &options, progress)?,
         Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &options, progress)?,
     };
     fill_report(report, outcome)
+}
+
+/// The engine that solves `formulation` on `backend`, as the JSON's `engine` names it:
+/// `branch_and_cut` (the back-end's own, [`MilpBackend::branch_and_cut`]), `cut_loop`,
+/// or `ordering_milp` (one MILP solve).
+pub fn engine_kind(backend: &dyn MilpBackend, formulation: Formulation) -> &'static str {
+    match formulation {
+        Formulation::Family if backend.capabilities().branch_and_cut => "branch_and_cut",
+        Formulation::Family => "cut_loop",
+        Formulation::Ordering => "ordering_milp",
+    }
 }
 
 /// Makes the DAG of `source` the start of `options`, shortening the time limit by the

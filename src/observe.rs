@@ -20,6 +20,10 @@ pub trait Observer: Sync {
     fn search(&self, _progress: &SearchProgress) {}
 }
 
+/// The name of the stage in which an exact solve runs; its progress comes through
+/// [`Observer::ilp`].
+pub const EXACT_SOLVE: &str = "exact solve";
+
 /// An observer that shows nothing.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Silent;

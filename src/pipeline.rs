@@ -7,7 +7,7 @@ use crate::error::LearnError;
 use crate::fio::read_scores;
 use crate::ilp::{run_ilp, IlpSettings, WarmStart};
 use crate::mb::{allowed_parents, CiOptions, Restriction};
-use crate::observe::Observer;
+use crate::observe::{Observer, EXACT_SOLVE};
 use crate::report::{LearnReport, Status};
 use crate::scores::{
     generate_candidates, select_candidates, CandidateOptions, GenerationStats, LocalScorer,
@@ -390,7 +390,7 @@ pub fn learn(
             if let Some(WarmStart::Asobs(heuristic)) = &mut ilp.warm_start {
                 heuristic.stop = opts.stop.clone();
             }
-            observer.stage("exact solve", None);
+            observer.stage(EXACT_SOLVE, None);
             let solved = run_ilp(table, &ilp, &mut report, &|p| observer.ilp(p));
             observer.stage_done();
             solved?;

@@ -3,7 +3,7 @@
 //! `--log-progress`, plain timestamped lines. [`TerminalObserver`] is the library's
 //! [`Observer`] drawn this way.
 
-use bnsl::observe::Observer;
+use bnsl::observe::{Observer, EXACT_SOLVE};
 use bnsl_solvers::heuristics::SearchProgress;
 use bnsl_solvers::ilp::IlpProgress;
 use bnsl_solvers::milp::relative_gap;
@@ -40,8 +40,8 @@ impl TerminalObserver {
 impl Observer for TerminalObserver {
     fn stage(&self, name: &str, total: Option<u64>) {
         let bar = match (name, total) {
-            ("exact solve", _) if self.log.is_some() => None,
-            ("exact solve", _) => Some(solver_line()),
+            (EXACT_SOLVE, _) if self.log.is_some() => None,
+            (EXACT_SOLVE, _) => Some(solver_line()),
             (_, Some(len)) => Some(bar(len, name)),
             (_, None) => Some(counter(name)),
         };

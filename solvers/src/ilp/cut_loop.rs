@@ -301,6 +301,13 @@ impl<'a, 't> Run<'a, 't> {
         backend: &dyn MilpBackend,
         sub_ip: Option<&dyn MilpBackend>,
     ) -> Result<Phase, SolverError> {
+        let options = self.options;
+        let exact = sub_ip.map(MilpSubIp);
+        let pipeline = Pipeline {
+            options: &options.separation,
+            search: None,
+            exact: exact.as_ref().map(|e| e as _),
+        };
         loop {
             if self.must_stop() || self.done() {
                 return Ok(Phase::Stop);
@@ -321,19 +328,13 @@ impl<'a, 't> Run<'a, 't> {
                     if self.done() {
                         return Ok(Phase::Stop);
                     }
-                    let exact = sub_ip.map(MilpSubIp);
-                    let pipeline = Pipeline {
-                        options: &self.options.separation,
-                        search: None,
-                        exact: exact.as_ref().map(|e| e as _),
-                    };
-                    let round = pipeline.separate(
+                    let cuts = pipeline.separate(
                         self.ilp,
                         values,
                         self.remaining(),
-                        &self.options.limits.stop,
+                        &options.limits.stop,
                     )?;
-                    if self.add_cuts(round.cuts) == 0 {
+                    if self.add_cuts(cuts) == 0 {
                         return Ok(Phase::Continue);
                     }
                 }

@@ -195,10 +195,10 @@ fn run(
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
 /// How long CBC is given to stop after a stop request (a Ctrl+C, or a stopped token
-/// passed on to CBC's handler) before its solve is left running. CBC 2.10's handler often has no effect: a Ctrl+C in a cut-loop round's root
-/// processing may be seen only at the round's end, and one during the ordering
-/// program's solve may never stop it before its time limit (see README, "Benchmark
-/// notes behind design choices").
+/// passed on to CBC's handler) before its solve is left running. CBC 2.10's handler
+/// often has no effect: a Ctrl+C in a cut-loop round's root processing may be seen only
+/// at the round's end, and one during the ordering program's solve may never stop it
+/// before its time limit (see README, "Benchmark notes behind design choices").
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Stack of CBC's thread: as much as a main thread has, with room to spare.

@@ -63,6 +63,9 @@ impl HighsBackend {
     /// [`refusal`]). They are set after [`HighsBackend::program_options`], so they may
     /// change those.
     pub fn with_user_options(params: &[(String, String)]) -> Result<Self, SolverError> {
+        if params.is_empty() {
+            return Ok(Self::default());
+        }
         let scratch = Scratch::new()?;
         let user: Vec<(String, HighsOption)> = params
             .iter()

@@ -26,8 +26,8 @@ mod watch;
 
 pub use watch::{MipWatch, Watched};
 
-/// The most threads a solve may ask for: solvers start them all, however few cores
-/// there are (HiGHS took a minute to start 100,000 on a 3-node model).
+/// The most threads a solve may ask for: solvers start every thread asked for, however
+/// few cores there are, and a huge count alone makes a small solve take minutes.
 pub const MAX_THREADS: usize = 256;
 
 /// Limits and settings of one solve. `Limits::default()` means: no time limit, solve

@@ -54,10 +54,7 @@ impl MilpBackend for ScipBackend {
             let scratch = Model::try_new()
                 .map_err(|code| error(format!("could not create SCIP: {code:?}")))?;
             let scratch = silence(scratch).include_default_plugins();
-            for (name, value) in &settings.params {
-                crate::ilp::scip_bc::set_param(scratch.scip_ptr(), name, value)
-                    .map_err(|e| error(e.to_string()))?;
-            }
+            set_params(scratch.scip_ptr(), &settings.params)?;
         }
         Ok(Box::new(ScipBackend { settings }))
     }
@@ -107,10 +104,7 @@ fn run(
     }
     let begin = Instant::now();
     let (scip, vars) = build(model, limits)?;
-    for (name, value) in params {
-        crate::ilp::scip_bc::set_param(scip.scip_ptr(), name, value)
-            .map_err(|e| error(e.to_string()))?;
-    }
+    set_params(scip.scip_ptr(), params)?;
     if let Some(values) = start {
         let sol = scip.create_orig_sol();
         for (var, &value) in vars.iter().zip(values) {
@@ -125,6 +119,18 @@ fn run(
     let mut outcome = read_outcome(model, &solved, &vars);
     outcome.time_s = begin.elapsed().as_secs_f64();
     Ok(outcome)
+}
+
+/// Sets each of `params` (SCIP parameters by name, values parsed by the parameter's
+/// type) on the instance `scip`; the error names the first one refused.
+pub(crate) fn set_params(
+    scip: *mut ffi::SCIP,
+    params: &[(String, String)],
+) -> Result<(), SolverError> {
+    for (name, value) in params {
+        crate::ilp::scip_bc::set_param(scip, name, value).map_err(|e| error(e.to_string()))?;
+    }
+    Ok(())
 }
 
 fn error(message: String) -> SolverError {
@@ -245,7 +251,7 @@ fn map_status(model: &MilpModel, status: russcip::Status, has_incumbent: bool) -
 
 /// Ends a SCIP solve once its [`StopToken`] is stopped: SCIP is asked to interrupt
 /// itself (status "user interrupt") at the next LP solve or node after the stop.
-pub(crate) struct StopWatcher(pub(crate) StopToken);
+struct StopWatcher(StopToken);
 
 impl Eventhdlr for StopWatcher {
     fn get_type(&self) -> EventMask {

@@ -400,9 +400,7 @@ impl ScipBranchAndCut {
         for (name, value) in &derived {
             params::set(ptr, name, value).map_err(|e| error(e.to_string()))?;
         }
-        for (name, value) in &self.settings.params {
-            params::set(ptr, name, value).map_err(|e| error(e.to_string()))?;
-        }
+        crate::milp::scip::set_params(ptr, &self.settings.params)?;
         Ok(scip)
     }
 }

@@ -3,7 +3,7 @@
 
 use super::engine::{check, Engine, ScipCallFailed, Shared};
 use super::sub_scip;
-use crate::ilp::separation::{ExactSeparator, Pipeline, SeparationRound};
+use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
 use crate::milp::{finite, SolverError};
 use crate::stop::StopToken;
@@ -75,7 +75,6 @@ fn find_cuts(
     // A failed sub-IP finds no cut: the constraint handler keeps the search exact.
     Ok(pipeline
         .separate(&engine.ilp, values, time_limit, stop)
-        .map(|round| round.cuts)
         .unwrap_or_default())
 }
 
@@ -109,8 +108,8 @@ impl ExactSeparator for SubScip<'_> {
         options: &SeparationOptions,
         time_limit: Option<f64>,
         stop: &StopToken,
-    ) -> Result<SeparationRound, SolverError> {
-        let cuts = sub_scip::separate(
+    ) -> Result<Vec<ClusterCut>, SolverError> {
+        sub_scip::separate(
             ilp,
             values,
             support,
@@ -118,11 +117,7 @@ impl ExactSeparator for SubScip<'_> {
             self.branching,
             time_limit,
             stop,
-        )?;
-        Ok(SeparationRound {
-            cuts,
-            proven_none: false,
-        })
+        )
     }
 }
 
