@@ -359,7 +359,7 @@ fn limits_that_cannot_hold_are_refused_with_their_flag() {
     }
 }
 
-/// Data that used to be misread is read right or refused with its line: a header with a
+/// Data is read as written or refused with its line: a header with a
 /// name twice, `?` as a value, quoted fields with commas, and `.dat` columns that mix
 /// codes and names (or hold codes beyond their arity).
 #[test]
