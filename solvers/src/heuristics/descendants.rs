@@ -2,10 +2,10 @@
 //! candidate may be a descendant of the child), by depth-first search over the children
 //! of the network built so far.
 //!
-//! The paper keeps a Boolean n × n descendant matrix; here the descendants of a node are
-//! marked on demand, so the memory is O(n + arcs) and the time of a node is that of one
-//! search over its descendants (never more than the matrix's updates, which touch every
-//! such cell too). At 10⁵ variables the matrix alone would take 1.25 GB per thread.
+//! The paper keeps a Boolean n × n descendant matrix, n² bits per construction. Here the
+//! descendants of a node are marked on demand instead, so the memory is O(n + arcs), and
+//! a node costs one search over its descendants at the time it is visited: the matrix's
+//! updates set every one of those cells as well.
 
 use bnsl_formulations::VarSet;
 

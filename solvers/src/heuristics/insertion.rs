@@ -10,10 +10,10 @@
 //! up one node at a time, so all moves of v cost O(n·c) for c candidates per node, and a
 //! pass over every node O(n²·c).
 
+use super::budget::Budget;
 use super::network::Network;
 use super::obs::{best_before, best_gaining, best_losing, obs_network, positions};
 use bnsl_formulations::ScoreTable;
-use std::time::Instant;
 
 /// A score change counts as an improvement only above this relative tolerance, so
 /// rounding never makes the search move a node back and forth.
@@ -21,17 +21,20 @@ const IMPROVEMENT_TOLERANCE: f64 = 1e-12;
 
 /// Hill-climbs from `order` by moving, for each node in turn, that node to the position
 /// that improves the OBS score most; stops when a pass over every node improves nothing,
-/// or at `deadline`. Returns the final order and its OBS network, or `None` when `order`
+/// or (between two nodes) once `budget` is spent. Returns the final order and its OBS network, or `None` when `order`
 /// admits no network (see [`obs_network`]).
 pub(super) fn insertion_search(
     table: &ScoreTable,
     mut order: Vec<usize>,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Option<(Vec<usize>, Network)> {
     let mut net = obs_network(table, &order)?;
     loop {
         let mut improved = false;
         for v in 0..order.len() {
+            if budget.is_spent() {
+                return Some((order, net));
+            }
             let pos = positions(&order);
             if let Some(best) = best_move(table, &order, &pos, &net, v) {
                 let before = net.score;
@@ -45,7 +48,7 @@ pub(super) fn insertion_search(
                 }
             }
         }
-        if !improved || deadline.is_some_and(|d| Instant::now() >= d) {
+        if !improved {
             break;
         }
     }

@@ -4,28 +4,34 @@
 //! Vj+1 loses Vj, so only Vj's candidates that contain Vj+1 are inspected, and Vj+1's only
 //! when its parent set holds Vj (O((c_j + c_{j+1})·k) per swap tried).
 
+use super::budget::Budget;
 use super::network::Network;
 use super::obs::{best_gaining, best_losing, obs_network, positions};
 use bnsl_formulations::ScoreTable;
-use std::time::Instant;
 
 /// A score change counts as an improvement only above this relative tolerance, so
 /// rounding never makes the search swap back and forth.
 const IMPROVEMENT_TOLERANCE: f64 = 1e-12;
 
+/// Swaps tried between two looks at the clock.
+const SWAPS_PER_CLOCK_CHECK: usize = 1024;
+
 /// Hill-climbs over adjacent swaps from `order`, starting from its OBS network; stops at a
-/// local optimum or at `deadline`. Returns the final order and its OBS network, or `None`
+/// local optimum or once `budget` is spent. Returns the final order and its OBS network, or `None`
 /// when `order` admits no network (see [`obs_network`]).
 pub(crate) fn swap_search(
     table: &ScoreTable,
     mut order: Vec<usize>,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Option<(Vec<usize>, Network)> {
     let mut net = obs_network(table, &order)?;
     let mut pos = positions(&order);
-    loop {
+    'passes: loop {
         let mut improved = false;
         for j in 0..order.len().saturating_sub(1) {
+            if j % SWAPS_PER_CLOCK_CHECK == 0 && budget.is_spent() {
+                break 'passes;
+            }
             if let Some((new_a, new_b, delta)) = try_swap(table, &order, &pos, &net.choice, j) {
                 let (a, b) = (order[j], order[j + 1]);
                 order.swap(j, j + 1);
@@ -37,7 +43,7 @@ pub(crate) fn swap_search(
                 improved = true;
             }
         }
-        if !improved || deadline.is_some_and(|d| Instant::now() >= d) {
+        if !improved {
             break;
         }
     }

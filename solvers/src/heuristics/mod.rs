@@ -1,6 +1,6 @@
 //! Ordering-based heuristics for large instances (Scanagatta, de Campos, Corani &
 //! Zaffalon 2015, *Learning Bayesian Networks with Thousands of Variables*, NIPS 2015,
-//! §4): OBS, ASOBS with its descendant matrix, the swap local search over adjacent nodes,
+//! §4): OBS, ASOBS with its descendant test, the swap local search over adjacent nodes,
 //! the insertion local search (one node moved to any position; not in Scanagatta et al.), and
 //! parallel random restarts.
 //!
@@ -9,6 +9,7 @@
 //! first, so "the best allowed" is the first allowed one.
 
 mod asobs;
+mod budget;
 mod descendants;
 mod insertion;
 mod local_search;
@@ -17,6 +18,7 @@ mod obs;
 mod search;
 
 pub use asobs::asobs_network;
+pub(crate) use budget::Budget;
 pub(crate) use local_search::swap_search;
 pub use network::Network;
 pub use obs::obs_network;

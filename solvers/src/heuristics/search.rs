@@ -10,7 +10,8 @@
 //! whatever the number of threads; with a time limit it depends on how many restarts
 //! finished in time.
 
-use super::asobs::asobs_network;
+use super::asobs::asobs_network_until;
+use super::budget::Budget;
 use super::insertion::insertion_search;
 use super::local_search::swap_search;
 use super::network::Network;
@@ -30,7 +31,7 @@ use std::time::{Duration, Instant};
 pub enum Rule {
     /// Parents must precede the child in the order ([`obs_network`]).
     Obs,
-    /// Acyclic selection, back-arcs allowed when they close no cycle ([`asobs_network`]).
+    /// Acyclic selection, back-arcs allowed when they close no cycle ([`super::asobs_network`]).
     Asobs,
 }
 
@@ -148,7 +149,7 @@ pub fn asobs_search_with_progress(
                 if opts.max_restarts.is_some_and(|m| i >= m) || out_of_time {
                     break;
                 }
-                let net = run_restart(table, opts, i, deadline);
+                let net = run_restart(table, opts, i, &Budget::new(deadline, &opts.stop));
                 let restarts = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(net) = net {
                     let f = Found {
@@ -219,48 +220,48 @@ fn run_restart(
     table: &ScoreTable,
     opts: &AsobsOptions,
     i: u64,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Option<Network> {
     let order = sample_order(table.n(), opts.seed, i);
     let search = match opts.local_search {
         LocalSearch::None => {
             return match opts.rule {
                 Rule::Obs => obs_network(table, &order),
-                Rule::Asobs => asobs_network(table, &order),
+                Rule::Asobs => asobs_network_until(table, &order, budget),
             }
         }
         LocalSearch::Swap => swap_search,
         LocalSearch::Insertion => insertion_search,
     };
     match opts.rule {
-        Rule::Obs => search(table, order, deadline).map(|(_, net)| net),
-        Rule::Asobs => asobs_with_local_search(table, &order, search, deadline),
+        Rule::Obs => search(table, order, budget).map(|(_, net)| net),
+        Rule::Asobs => asobs_with_local_search(table, &order, search, budget),
     }
 }
 
 /// A local search over orders: the final order and its OBS network (see [`swap_search`]).
-type OrderSearch = fn(&ScoreTable, Vec<usize>, Option<Instant>) -> Option<(Vec<usize>, Network)>;
+type OrderSearch = fn(&ScoreTable, Vec<usize>, &Budget) -> Option<(Vec<usize>, Network)>;
 
 /// ASOBS on `order`, then alternately: the local search from a topological order of the
 /// current network (its OBS network there scores at least as well, as every parent set
 /// already precedes its child), and ASOBS on the order the search reached (at least as
-/// good again, Theorem 3); stops when a round brings no improvement.
+/// good again, Theorem 3); stops when a round brings no improvement or `budget` is spent.
 fn asobs_with_local_search(
     table: &ScoreTable,
     order: &[usize],
     search: OrderSearch,
-    deadline: Option<Instant>,
+    budget: &Budget,
 ) -> Option<Network> {
-    let mut best = asobs_network(table, order)?;
-    loop {
+    let mut best = asobs_network_until(table, order, budget)?;
+    while !budget.is_spent() {
         let topo = best
             .to_dag(table)
             .topological_order()
             .expect("ASOBS networks are acyclic");
-        let Some((searched, local)) = search(table, topo, deadline) else {
+        let Some((searched, local)) = search(table, topo, budget) else {
             break;
         };
-        let next = match asobs_network(table, &searched) {
+        let next = match asobs_network_until(table, &searched, budget) {
             Some(a) if a.score >= local.score => a,
             _ => local,
         };
@@ -269,9 +270,6 @@ fn asobs_with_local_search(
             break;
         }
         best = next;
-        if deadline.is_some_and(|d| Instant::now() >= d) {
-            break;
-        }
     }
     Some(best)
 }

@@ -86,13 +86,50 @@ proptest! {
         }
     }
 
+    /// Each node, visited from the last of the order to the first, takes its first
+    /// candidate with no parent among its descendants in the network built so far (the
+    /// rule of seed 001, §4, checked by a search over the parent sets); with its budget
+    /// spent from the start, the construction gives OBS's network instead.
+    #[test]
+    fn asobs_follows_its_rule(table in arb_table(9), seed in 0u64..1000) {
+        let n = table.n();
+        let order = sample_order(n, seed, 0);
+        let mut parents = vec![VarSet::empty(n); n];
+        let mut expected = vec![0; n];
+        for &v in order.iter().rev() {
+            let below = |p: usize| {
+                let mut stack = vec![p];
+                let mut seen = vec![false; n];
+                while let Some(x) = stack.pop() {
+                    if x == v {
+                        return true;
+                    }
+                    for q in parents[x].iter() {
+                        if !seen[q] {
+                            seen[q] = true;
+                            stack.push(q);
+                        }
+                    }
+                }
+                false
+            };
+            expected[v] = table.candidates(v).iter().position(|c| !c.parents.iter().any(below)).unwrap();
+            parents[v] = table.candidates(v)[expected[v]].parents.clone();
+        }
+        prop_assert_eq!(asobs_network(&table, &order).unwrap().choice, expected);
+        let stop = crate::stop::StopToken::new();
+        stop.stop();
+        let spent = asobs::asobs_network_until(&table, &order, &Budget::new(None, &stop)).unwrap();
+        prop_assert_eq!(spent, obs_network(&table, &order).unwrap());
+    }
+
     /// The swap search returns a valid network no worse than OBS on its starting order,
     /// consistent with the order it returns.
     #[test]
     fn swaps_only_improve(table in arb_table(9), seed in 0u64..1000) {
         let order = sample_order(table.n(), seed, 0);
         let start = obs_network(&table, &order).unwrap();
-        let (end_order, end) = local_search::swap_search(&table, order, None).unwrap();
+        let (end_order, end) = local_search::swap_search(&table, order, &Budget::unlimited()).unwrap();
         assert_valid(&table, &end);
         prop_assert!(end.score >= start.score - 1e-9);
         let again = obs_network(&table, &end_order).unwrap();
@@ -107,7 +144,7 @@ proptest! {
     fn insertion_ends_at_a_local_optimum(table in arb_table(8), seed in 0u64..1000) {
         let order = sample_order(table.n(), seed, 0);
         let start = obs_network(&table, &order).unwrap();
-        let (end_order, end) = insertion::insertion_search(&table, order, None).unwrap();
+        let (end_order, end) = insertion::insertion_search(&table, order, &Budget::unlimited()).unwrap();
         assert_valid(&table, &end);
         prop_assert!(end.score >= start.score - 1e-9);
         let again = obs_network(&table, &end_order).unwrap();

@@ -8,7 +8,7 @@
 //! never worse than the rounded choice) with the swap local search, and ASOBS on the
 //! final order (never worse than OBS on it, Theorem 3).
 
-use crate::heuristics::{asobs_network, swap_search};
+use crate::heuristics::{asobs_network, swap_search, Budget};
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 
 /// A DAG made of candidates of `ilp`'s table, guided by `values` (one per column).
@@ -17,7 +17,7 @@ use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 pub(super) fn round_to_dag(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Dag> {
     let table = ilp.table();
     let order = sink_order(ilp, values)?;
-    let (order, obs) = swap_search(table, order, None)?;
+    let (order, obs) = swap_search(table, order, &Budget::unlimited())?;
     let best = match asobs_network(table, &order) {
         Some(asobs) if asobs.score > obs.score => asobs,
         _ => obs,
