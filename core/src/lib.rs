@@ -11,6 +11,7 @@
 pub mod dag;
 pub mod fio;
 pub mod input;
+pub mod machine;
 pub mod score_table;
 pub mod structural;
 pub mod varset;

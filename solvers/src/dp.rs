@@ -48,16 +48,21 @@ pub struct DpOptions {
 }
 
 impl Default for DpOptions {
-    /// At most 30 variables and 16 GiB of DP tables, no time limit.
+    /// At most 30 variables, DP tables within the memory available on this machine
+    /// ([`FALLBACK_MEMORY_LIMIT_BYTES`] where that cannot be read), no time limit.
     fn default() -> Self {
         DpOptions {
             max_variables: 30,
-            memory_limit_bytes: 16 << 30,
+            memory_limit_bytes: bnsl_formulations::machine::available_memory_bytes()
+                .unwrap_or(FALLBACK_MEMORY_LIMIT_BYTES),
             time_limit: None,
             stop: StopToken::new(),
         }
     }
 }
+
+/// The DP's memory budget where the machine's memory cannot be read.
+pub const FALLBACK_MEMORY_LIMIT_BYTES: u64 = 16 << 30;
 
 /// An optimal network found by [`solve_dp`].
 #[derive(Clone, Debug, PartialEq)]
@@ -81,7 +86,7 @@ pub enum DpError {
     },
     /// The estimated memory of the DP tables exceeds the allowed budget.
     #[error(
-        "the exact DP over {n} variables needs about {needed_gib:.2} GiB, above the limit of {limit_gib:.2} GiB",
+        "the exact DP over {n} variables needs about {needed_gib:.2} GiB, above the {limit_gib:.2} GiB of memory it may use (what this machine has available)",
         needed_gib = gib(*.needed_bytes),
         limit_gib = gib(*.limit_bytes)
     )]

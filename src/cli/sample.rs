@@ -50,29 +50,21 @@ pub(crate) struct Args {
 
 /// Refuses a sample that cannot fit in this machine's memory: `rows` rows of `vars`
 /// one-byte states, plus the eight-byte parent configuration of a row drawn per
-/// variable, are held at once (`/proc/meminfo`'s MemTotal; no check where it is absent).
+/// variable, are held at once (no check where the machine's memory cannot be read).
 fn check_memory(rows: usize, vars: usize) -> anyhow::Result<()> {
     let needed = (rows as f64) * (vars as f64 + 8.0);
-    let Some(total) = total_memory_bytes() else {
+    let Some(total) = bnsl::formulations::machine::available_memory_bytes() else {
         return Ok(());
     };
     if needed > total as f64 {
         bail!(
             "-n {rows}: a sample of {rows} rows of {vars} variables needs about {:.1} GiB in \
-             memory, more than this machine's {:.1} GiB; draw fewer rows",
+             memory, more than the {:.1} GiB available on this machine; draw fewer rows",
             needed / 1024f64.powi(3),
             total as f64 / 1024f64.powi(3)
         );
     }
     Ok(())
-}
-
-/// The machine's memory in bytes, from `/proc/meminfo` (Linux).
-fn total_memory_bytes() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// Runs `bnsl sample`.
