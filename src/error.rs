@@ -14,6 +14,14 @@ pub enum LearnError {
     /// The data set has no rows to score.
     #[error("{}: the data set has no rows", .0.display())]
     NoRows(PathBuf),
+    /// Scoring every candidate parent set of the data set would not fit in memory.
+    #[error("{}: {source}", path.display())]
+    Scoring {
+        /// The data set.
+        path: std::path::PathBuf,
+        /// How much it would take.
+        source: crate::scores::TooManyFamilies,
+    },
     /// Markov-blanket discovery for `--candidates` failed.
     #[error("{}: --candidates", path.display())]
     Restriction {

@@ -155,7 +155,10 @@ pub fn score_data(
             observer.stage("scoring families", None);
             let out = generate_candidates(&scorer, &candidates, &|k| observer.advance(k));
             observer.stage_done();
-            out
+            out.map_err(|source| LearnError::Scoring {
+                path: path.to_path_buf(),
+                source,
+            })?
         }
         Some(sel) => {
             let opts = sel.options(data.n_vars(), &candidates);

@@ -110,7 +110,7 @@ fn restricted_candidates_keep_true_parents_and_respect_the_restriction() {
             pruning: Pruning::Gap(0.0),
             allowed_parents: Some(allowed.clone()),
         };
-        let (table, _) = generate_candidates(&scorer, &opts, &|_| {});
+        let (table, _) = generate_candidates(&scorer, &opts, &|_| {}).expect("fits in memory");
         for (v, allowed_v) in allowed.iter().enumerate() {
             for c in table.candidates(v) {
                 assert!(c.parents.is_subset(allowed_v), "{restriction:?}: {v}");

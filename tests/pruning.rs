@@ -46,6 +46,7 @@ fn table(scorer: &LocalScorer, limit: usize, pruning: Pruning) -> ScoreTable {
         },
         &|_| {},
     )
+    .expect("fits in memory")
     .0
 }
 

@@ -30,7 +30,7 @@ fn compare(stem: &str) {
         pruning: Pruning::Gap(0.0),
         allowed_parents: None,
     };
-    let (ours, _) = generate_candidates(&scorer, &opts, &|_| {});
+    let (ours, _) = generate_candidates(&scorer, &opts, &|_| {}).expect("fits in memory");
     let (mut only_gobnilp, mut only_ours) = (Vec::new(), 0usize);
     for v in 0..gob.n() {
         for c in gob.candidates(v) {

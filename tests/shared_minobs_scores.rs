@@ -29,7 +29,8 @@ fn compare(network: &str, sample: &str) {
             allowed_parents: None,
         },
         &|_| {},
-    );
+    )
+    .expect("fits in memory");
     assert_eq!(
         ours.total_candidates(),
         theirs.total_candidates(),

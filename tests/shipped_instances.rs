@@ -47,6 +47,7 @@ fn generate(
         },
         &|_| {},
     )
+    .expect("fits in memory")
     .0
 }
 

@@ -29,6 +29,7 @@ use super::set_key::SetKey;
 use bnsl_formulations::{Candidate, ScoreTable, VarSet};
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Whether and how parent sets are pruned.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,6 +88,38 @@ struct Proposal<K> {
     parent_states: f64,
 }
 
+/// Memory a proposed family takes until its level is scored and pruned: the proposal,
+/// its scored entry and its share of the counted sets (about 85 bytes measured on
+/// 50 million families).
+pub const BYTES_PER_FAMILY: u64 = 96;
+
+/// Proposals counted locally before they are added to the shared count and checked.
+const PROPOSALS_PER_CHECK: u64 = 4096;
+
+/// Candidate generation would not fit in memory.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error(
+    "scoring every parent set of up to {limit} parents of {n} variables needs more than \
+     {needed_gib:.1} GiB ({families} families proposed by size {size}, about \
+     {BYTES_PER_FAMILY} bytes each), above the {budget_gib:.1} GiB available; lower \
+     --max-parents, restrict the parents (--candidates), or explore with a budget \
+     (--search independence --time-per-var S)",
+    needed_gib = *.families as f64 * BYTES_PER_FAMILY as f64 / (1u64 << 30) as f64,
+    budget_gib = *.budget_bytes as f64 / (1u64 << 30) as f64
+)]
+pub struct TooManyFamilies {
+    /// Variables of the data set.
+    pub n: usize,
+    /// The parent limit in force.
+    pub limit: usize,
+    /// The parent-set size being proposed when the budget ran out.
+    pub size: usize,
+    /// Families proposed so far (scored ones included).
+    pub families: u64,
+    /// The memory budget in bytes.
+    pub budget_bytes: u64,
+}
+
 /// Relative tolerance under which two local scores count as tied for Lemma 1: Π′ is
 /// dropped when σ(Π) ≥ σ(Π′) + ε − 1e-12·max(1, |σ(Π′)|). Rounding in the set
 /// decomposition is a few ulps (≈ 1e-15 relative), so this only merges exact ties, and
@@ -105,15 +138,30 @@ type StatsCache<K> = FxHashMap<K, SetStats>;
 ///
 /// Families are scored as F(Π ∪ {X}) − F(Π) (see [`super::local`]): each variable set is
 /// counted once per run, in parallel, and shared by every family that contains it.
+///
+/// Memory grows with the families proposed ([`BYTES_PER_FAMILY`] each); when they would
+/// exceed the memory available on this machine, generation stops with
+/// [`TooManyFamilies`] before it allocates them.
 pub fn generate_candidates(
     scorer: &LocalScorer,
     opts: &CandidateOptions,
     on_progress: &(dyn Fn(u64) + Sync),
-) -> (ScoreTable, GenerationStats) {
+) -> Result<(ScoreTable, GenerationStats), TooManyFamilies> {
+    let budget = bnsl_formulations::machine::available_memory_bytes().unwrap_or(u64::MAX);
+    generate_within(scorer, opts, budget, on_progress)
+}
+
+/// [`generate_candidates`] within a memory budget of `budget_bytes`.
+pub(crate) fn generate_within(
+    scorer: &LocalScorer,
+    opts: &CandidateOptions,
+    budget_bytes: u64,
+    on_progress: &(dyn Fn(u64) + Sync),
+) -> Result<(ScoreTable, GenerationStats), TooManyFamilies> {
     if u64::fits(scorer.data().n_vars()) {
-        generate::<u64>(scorer, opts, on_progress)
+        generate::<u64>(scorer, opts, budget_bytes, on_progress)
     } else {
-        generate::<VarSet>(scorer, opts, on_progress)
+        generate::<VarSet>(scorer, opts, budget_bytes, on_progress)
     }
 }
 
@@ -121,9 +169,11 @@ pub fn generate_candidates(
 fn generate<K: SetKey>(
     scorer: &LocalScorer,
     opts: &CandidateOptions,
+    budget_bytes: u64,
     on_progress: &(dyn Fn(u64) + Sync),
-) -> (ScoreTable, GenerationStats) {
+) -> Result<(ScoreTable, GenerationStats), TooManyFamilies> {
     let gen = Generator::<K>::new(scorer, opts);
+    let max_families = budget_bytes / BYTES_PER_FAMILY;
     let n = scorer.data().n_vars();
     let mut levels: Vec<Vec<Level<K>>> = vec![Vec::new(); n];
     let mut cache = StatsCache::default();
@@ -136,11 +186,22 @@ fn generate<K: SetKey>(
             .par_iter()
             .map(|child| child.last().map_or_else(Default::default, index))
             .collect();
+        let proposed = AtomicU64::new(stats.families_scored);
         let proposals: Vec<Vec<Proposal<K>>> = (0..n)
             .into_par_iter()
-            .map(|child| gen.propose(child, size, &prev, &cache))
+            .map(|child| gen.propose(child, size, &prev, &cache, &proposed, max_families))
             .collect();
         drop(prev);
+        let families = proposed.into_inner();
+        if families > max_families {
+            return Err(TooManyFamilies {
+                n,
+                limit: gen.limit,
+                size,
+                families,
+                budget_bytes,
+            });
+        }
         stats.sets_counted += gen.count_sets(&proposals, &mut cache);
         let next: Vec<Level<K>> = proposals
             .into_par_iter()
@@ -153,16 +214,22 @@ fn generate<K: SetKey>(
                     .collect()
             })
             .collect();
+        let last = size == gen.limit;
         let mut any = false;
-        for (child, level) in next.into_iter().enumerate() {
+        for (child, mut level) in next.into_iter().enumerate() {
             stats.families_scored += level.len() as u64;
             any |= level.iter().any(|(_, e)| e.extendable);
+            if last {
+                // No level follows to extend these sets: only the kept ones matter.
+                level.retain(|(_, e)| gen.is_kept(e));
+            }
             levels[child].push(level);
         }
         if !any {
             break;
         }
     }
+    drop(cache);
     let candidates: Vec<Vec<Candidate>> = levels
         .into_par_iter()
         .map(|child| gen.kept(child))
@@ -170,7 +237,7 @@ fn generate<K: SetKey>(
     stats.families_kept = candidates.iter().map(|c| c.len() as u64).sum();
     let table = ScoreTable::new(scorer.data().names(), candidates)
         .expect("generated candidates are valid: unique sets, finite scores, the empty set kept");
-    (table, stats)
+    Ok((table, stats))
 }
 
 /// A level indexed by parent set.
@@ -246,13 +313,17 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
 
     /// The parent sets of `size` members of `child` that pass the pre-scoring rules:
     /// every immediate subset was kept extendable, and Thm 1 / Thm 3 (BIC) do not apply.
-    /// `prev` holds every child's level of `size − 1` (unused for `size` 0).
+    /// `prev` holds every child's level of `size − 1` (unused for `size` 0). Every
+    /// proposal is added to `proposed`, shared by all children; once that exceeds
+    /// `max_families` the proposals stop short.
     fn propose(
         &self,
         child: usize,
         size: usize,
         prev: &[LevelIndex<K>],
         cache: &StatsCache<K>,
+        proposed: &AtomicU64,
+        max_families: u64,
     ) -> Vec<Proposal<K>> {
         if size == 0 {
             return vec![Proposal {
@@ -288,8 +359,14 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
                     best_subset,
                     parent_states,
                 });
+                if out.len() as u64 % PROPOSALS_PER_CHECK == 0
+                    && proposed.fetch_add(PROPOSALS_PER_CHECK, Ordering::Relaxed) > max_families
+                {
+                    return out;
+                }
             }
         }
+        proposed.fetch_add(out.len() as u64 % PROPOSALS_PER_CHECK, Ordering::Relaxed);
         out
     }
 
@@ -422,6 +499,11 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
         q > (self.rows * r.ln() + eps) / (self.scorer.bic_weight() * (r - 1.0))
     }
 
+    /// Whether a scored set is kept: no subset beats it (Lemma 1).
+    fn is_kept(&self, e: &Entry) -> bool {
+        !self.dominated(e.best_subset, e.score)
+    }
+
     /// The kept candidates of one child: every scored set not beaten by a subset (Lemma 1),
     /// in [`ScoreTable`]'s order (best first, then smaller sets, then by set), which is
     /// cheaper to establish on keys than on [`Candidate`]s.
@@ -429,7 +511,7 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
         let mut kept: Vec<(f64, K)> = levels
             .into_iter()
             .flatten()
-            .filter(|(_, e)| !self.dominated(e.best_subset, e.score))
+            .filter(|(_, e)| self.is_kept(e))
             .map(|(parents, e)| (e.score, parents))
             .collect();
         kept.sort_unstable_by(|a, b| {
@@ -495,8 +577,8 @@ mod tests {
         fn mask_and_varset_keys_agree(d in data(), kind in kinds(), pruning in prunings()) {
             let scorer = LocalScorer::new(&d, kind);
             let opts = CandidateOptions { max_parents: None, pruning, allowed_parents: None };
-            let by_mask = generate::<u64>(&scorer, &opts, &|_| {});
-            let by_varset = generate::<VarSet>(&scorer, &opts, &|_| {});
+            let by_mask = generate::<u64>(&scorer, &opts, u64::MAX, &|_| {});
+            let by_varset = generate::<VarSet>(&scorer, &opts, u64::MAX, &|_| {});
             prop_assert_eq!(by_mask, by_varset);
         }
 
@@ -510,7 +592,7 @@ mod tests {
                 pruning: Pruning::Off,
                 allowed_parents: None,
             };
-            let (table, _) = generate_candidates(&scorer, &opts, &|_| {});
+            let (table, _) = generate_candidates(&scorer, &opts, &|_| {}).expect("fits in memory");
             for v in 0..table.n() {
                 for c in table.candidates(v) {
                     let direct = scorer.score(v, &c.parents.to_vec()).score;
@@ -518,5 +600,38 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Generation that would propose more families than the memory budget holds stops
+    /// with the count and the budget, before scoring them; with room it gives the table.
+    #[test]
+    fn too_many_families_for_the_budget_is_an_error() {
+        let vars = (0..40)
+            .map(|i| Variable::with_arity(&format!("x{i}"), 2))
+            .collect();
+        let columns = (0..40)
+            .map(|c| {
+                (0..20)
+                    .map(|r| ((r * 7 + c * 3 + r * c) % 2) as u8)
+                    .collect()
+            })
+            .collect();
+        let d = DataSet::new(vars, columns);
+        let scorer = LocalScorer::new(&d, ScoreKind::Bic);
+        let opts = CandidateOptions {
+            max_parents: Some(2),
+            pruning: Pruning::Off,
+            allowed_parents: None,
+        };
+        let budget = 1000 * BYTES_PER_FAMILY;
+        let err = generate_within(&scorer, &opts, budget, &|_| {}).unwrap_err();
+        assert_eq!((err.n, err.limit, err.size), (40, 2, 1));
+        assert!(err.families > 1000, "{err:?}");
+        let message = err.to_string();
+        assert!(message.contains("lower --max-parents"), "{message}");
+        let (table, stats) =
+            generate_within(&scorer, &opts, 100_000 * BYTES_PER_FAMILY, &|_| {}).expect("fits");
+        assert_eq!(stats.families_scored, 40 * (1 + 39 + 39 * 38 / 2));
+        assert_eq!(table.n(), 40);
     }
 }

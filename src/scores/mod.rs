@@ -7,7 +7,8 @@ pub mod selection;
 mod set_key;
 
 pub use candidates::{
-    generate_candidates, CandidateOptions, GenerationStats, Pruning, TIE_TOLERANCE,
+    generate_candidates, CandidateOptions, GenerationStats, Pruning, TooManyFamilies,
+    BYTES_PER_FAMILY, TIE_TOLERANCE,
 };
 pub use local::{FamilyScore, LocalScorer, ScoreKind};
 pub use selection::{select_candidates, Search, SelectionOptions};

@@ -37,7 +37,7 @@ fn exhaustive_runs_keep_the_optimum() {
             pruning: Pruning::Gap(0.0),
             allowed_parents: None,
         };
-        let (table, _) = generate_candidates(&scorer, &reference, &|_| {});
+        let (table, _) = generate_candidates(&scorer, &reference, &|_| {}).expect("fits in memory");
         let want = solve_dp(&table, &DpOptions::default()).unwrap().score;
         for search in [Search::Sequential, Search::Greedy, Search::Independence] {
             let (got, stats) = select_candidates(&scorer, &opts(search, Some(3)), &|| {});
