@@ -16,6 +16,7 @@
 
 use crate::data::bif::read_bif;
 use crate::error::{read_text, InputError};
+use bnsl_core::input::nonblank_lines;
 use bnsl_formulations::{Dag, VarSet};
 use std::collections::HashMap;
 use std::fmt::Write as _;
@@ -264,8 +265,8 @@ fn read_parent_lists(
     index: &HashMap<&str, usize>,
     parents: &mut [Option<VarSet>],
 ) -> Result<(), InputError> {
-    for (i, raw) in text.lines().enumerate() {
-        let at = Line { path, line: i + 1 };
+    for (line, raw) in nonblank_lines(text) {
+        let at = Line { path, line };
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;

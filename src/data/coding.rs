@@ -20,6 +20,7 @@
 
 use super::dataset::{DataSet, Variable, MAX_ARITY};
 use crate::error::InputError;
+use bnsl_core::input::nonblank_lines;
 use rustc_hash::FxHashMap;
 use std::path::Path;
 
@@ -237,11 +238,7 @@ impl<'a> ColumnCoder<'a> {
 
 /// The non-blank lines of `text` with their 1-based numbers, trimmed.
 pub(crate) fn data_lines(text: &str) -> Vec<(usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim()))
-        .filter(|(_, l)| !l.is_empty())
-        .collect()
+    nonblank_lines(text).collect()
 }
 
 /// Codes the data rows `rows` into one coder per name in `names`, splitting each row

@@ -23,6 +23,7 @@ pub use sample::sample;
 pub use write::{write_csv, write_dat};
 
 use crate::error::{read_text, InputError};
+use bnsl_core::input::nonblank_lines;
 use std::path::Path;
 
 /// The format of a data file.
@@ -97,11 +98,7 @@ fn resolve_format(text: &str, path: &Path, format: DataFormat) -> DataFormat {
         .unwrap_or("")
         .to_ascii_lowercase();
     let name = name.strip_suffix(".gz").unwrap_or(&name);
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first = nonblank_lines(text).next().map_or("", |(_, line)| line);
     if name.ends_with(".csv") || first.contains(',') {
         return DataFormat::Csv;
     }

@@ -13,7 +13,7 @@
 //! loop, a malformed line, or an arc both required and forbidden is an error naming
 //! the file and line.
 
-use crate::input::{read_text, InputError};
+use crate::input::{nonblank_lines, read_text, InputError};
 use crate::StructuralConstraints;
 use std::collections::HashMap;
 use std::path::Path;
@@ -40,8 +40,7 @@ pub fn parse_constraints(
     let mut cons = StructuralConstraints::default();
     // Line of every arc statement, to point at contradictions.
     let mut arc_lines: HashMap<(usize, usize), (bool, usize)> = HashMap::new();
-    for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
+    for (line, raw) in nonblank_lines(text) {
         let content = raw.split('#').next().unwrap_or("").trim();
         if content.is_empty() {
             continue;

@@ -1,10 +1,12 @@
 //! Line-by-line reading shared by the score-file readers: blank lines are skipped and
 //! `#` comment lines collected, every data line keeps its 1-based number for errors.
 
+use crate::input::{nonblank_lines, NonBlankLines};
+
 /// The non-blank, non-comment lines of a file with their 1-based numbers, collecting
 /// the comments on the way.
 pub(crate) struct DataLines<'a> {
-    inner: std::iter::Enumerate<std::str::Lines<'a>>,
+    inner: NonBlankLines<'a>,
     /// The text of the `#` comment lines seen so far, without the `#`, trimmed.
     pub comments: Vec<String>,
     /// Number of the last line seen, for errors at the end of the file.
@@ -15,7 +17,7 @@ impl<'a> DataLines<'a> {
     /// Lines of `text` (LF or CRLF ends).
     pub(super) fn new(text: &'a str) -> Self {
         DataLines {
-            inner: text.lines().enumerate(),
+            inner: nonblank_lines(text),
             comments: Vec::new(),
             last: 0,
         }
@@ -23,15 +25,14 @@ impl<'a> DataLines<'a> {
 
     /// The next data line, trimmed, with its number.
     pub(super) fn next(&mut self) -> Option<(usize, &'a str)> {
-        for (i, raw) in self.inner.by_ref() {
-            self.last = i + 1;
-            let line = raw.trim();
-            if let Some(comment) = line.strip_prefix('#') {
-                self.comments.push(comment.trim().to_string());
-            } else if !line.is_empty() {
-                return Some((i + 1, line));
+        for (number, line) in self.inner.by_ref() {
+            self.last = number;
+            match line.strip_prefix('#') {
+                Some(comment) => self.comments.push(comment.trim().to_string()),
+                None => return Some((number, line)),
             }
         }
+        self.last = self.inner.last_line();
         None
     }
 }

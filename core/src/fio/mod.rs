@@ -15,7 +15,7 @@ pub use constraints::{parse_constraints, read_constraints};
 pub use jkl::{parse_jkl, read_jkl, write_jkl};
 pub use pss::{parse_pss, read_pss, write_pss};
 
-use crate::input::{read_text, InputError};
+use crate::input::{nonblank_lines, read_text, InputError};
 use crate::ScoreTable;
 use std::path::Path;
 
@@ -86,11 +86,7 @@ fn is_pss(path: &Path, text: &str) -> bool {
         .file_name()
         .map(|f| f.to_string_lossy().to_ascii_lowercase())
         .unwrap_or_default();
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first = nonblank_lines(text).next().map_or("", |(_, line)| line);
     name.ends_with(".pss")
         || name.ends_with(".pss.gz")
         || first.starts_with("META")
