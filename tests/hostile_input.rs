@@ -215,7 +215,7 @@ fn dp_honours_and_checks_the_time_limit() {
         "--method",
         "dp",
         "--time-limit",
-        "0",
+        "1e-9",
         "--json",
     ]);
     let err = String::from_utf8_lossy(&out.stderr);
@@ -224,10 +224,10 @@ fn dp_honours_and_checks_the_time_limit() {
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["status"], "unknown", "{r}");
     assert!(r["parents"].is_null(), "{r}");
-    for bad in ["-1", "NaN", "inf"] {
+    for bad in ["-1", "0", "NaN", "inf", "soon"] {
         fails_with(
             &["learn", &scores, "--method", "dp", "--time-limit", bad],
-            &["--time-limit must be a finite number of seconds"],
+            &["--time-limit", "give a positive, finite number of seconds"],
         );
     }
     let solved = common::bnsl(&[

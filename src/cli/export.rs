@@ -41,7 +41,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "NAME")]
     pub backend: Option<String>,
     /// Seconds allowed to the root rounds of --root-cuts.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Structural constraints applied to the candidates (see README).
     #[arg(long, value_name = "FILE")]

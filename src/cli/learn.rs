@@ -63,7 +63,7 @@ pub(crate) struct Args {
 pub(crate) struct RunLimitArgs {
     /// Stop after this many seconds and report the best DAG (and, for ilp, the bound).
     /// For obs/asobs the default is 10 s, or none when --restarts is given.
-    #[arg(long, value_name = "S", allow_negative_numbers = true)]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     pub time_limit: Option<f64>,
     /// Seed of the random components (the ilp back-end's, the orders of obs/asobs;
     /// default 1 for obs/asobs).
@@ -146,8 +146,8 @@ const DEFAULT_WARM_START_S: f64 = 1.0;
 /// or half the time limit when that is shorter (the limit covers the warm start).
 fn default_warm_start_s(run: &RunLimitArgs) -> f64 {
     match run.time_limit {
-        Some(t) if t.is_finite() && t >= 0.0 => DEFAULT_WARM_START_S.min(t / 2.0),
-        _ => DEFAULT_WARM_START_S,
+        Some(t) => DEFAULT_WARM_START_S.min(t / 2.0),
+        None => DEFAULT_WARM_START_S,
     }
 }
 
@@ -168,10 +168,7 @@ fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
     }
     match seconds {
         None => Ok(WarmStartArg::Asobs(None)),
-        Some(s) => match s.parse::<f64>() {
-            Ok(v) if v.is_finite() && v > 0.0 => Ok(WarmStartArg::Asobs(Some(v))),
-            _ => Err(format!("`{s}` is not a positive number of seconds")),
-        },
+        Some(s) => super::parse_seconds(s).map(|v| WarmStartArg::Asobs(Some(v))),
     }
 }
 
@@ -358,8 +355,7 @@ impl OrderSearchArgs {
     /// The heuristic options, validated.
     pub(crate) fn options(&self, run: &RunLimitArgs) -> anyhow::Result<AsobsOptions> {
         let time_limit = match (run.time_limit, self.restarts) {
-            (Some(s), _) if s.is_finite() && s > 0.0 => Some(Duration::from_secs_f64(s)),
-            (Some(s), _) => bail!("--time-limit must be a positive number of seconds, got {s}"),
+            (Some(s), _) => Some(Duration::from_secs_f64(s)),
             (None, Some(_)) => None,
             (None, None) => AsobsOptions::default().time_limit,
         };
@@ -435,15 +431,6 @@ fn resolve_method(args: &Args, table: &ScoreTable) -> anyhow::Result<Method> {
     Ok(method)
 }
 
-/// The DP's time limit from `--time-limit`: a finite number of seconds, at least 0.
-fn dp_time_limit(run: &RunLimitArgs) -> anyhow::Result<Option<Duration>> {
-    match run.time_limit {
-        None => Ok(None),
-        Some(s) if s.is_finite() && s >= 0.0 => Ok(Some(Duration::from_secs_f64(s))),
-        Some(s) => bail!("--time-limit must be a finite number of seconds, at least 0, got {s}"),
-    }
-}
-
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -468,7 +455,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         dp: match method {
             Method::Dp => DpOptions {
-                time_limit: dp_time_limit(&args.run)?,
+                time_limit: args.run.time_limit.map(Duration::from_secs_f64),
                 ..DpOptions::default()
             },
             _ => DpOptions::default(),

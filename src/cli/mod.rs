@@ -77,3 +77,14 @@ pub(crate) fn is_broken_pipe(error: &anyhow::Error) -> bool {
             .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
     })
 }
+
+/// The value of a time limit (`--time-limit`, `asobs:S`): a positive, finite number of
+/// seconds. Every command checks its limits here, so they are refused with one message.
+pub(crate) fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err(format!(
+            "`{text}` is not a time limit: give a positive, finite number of seconds"
+        )),
+    }
+}

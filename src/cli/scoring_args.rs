@@ -89,11 +89,11 @@ pub(crate) struct ScoringArgs {
     #[arg(long, value_enum)]
     pub search: Option<Search>,
     /// Seconds of exploration per variable (variables run in parallel).
-    #[arg(long, value_name = "S", conflicts_with = "time_total")]
+    #[arg(long, value_name = "S", conflicts_with = "time_total", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     pub time_per_var: Option<f64>,
     /// Total seconds of exploration, shared evenly by the variables (per variable:
     /// TOTAL × threads / variables).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", allow_negative_numbers = true, value_parser = super::parse_seconds)]
     pub time_total: Option<f64>,
     /// Pruning gap ε ≥ 0 in score units: drop only parent sets that cannot appear in a
     /// network within ε of the optimum (0 = exact pruning; ln BF for a Bayes factor BF)
@@ -186,16 +186,9 @@ impl ScoringArgs {
     /// The parent-set exploration asked for, validated: `None` for the level-wise
     /// sequential generator (sequential search without a budget).
     pub(crate) fn selection(&self) -> anyhow::Result<Option<SelectionSetup>> {
-        let seconds = |flag: &str, s: f64| {
-            if s.is_finite() && s > 0.0 {
-                Ok(Duration::from_secs_f64(s))
-            } else {
-                bail!("{flag} must be a positive number of seconds, got {s}")
-            }
-        };
         let budget = match (self.time_per_var, self.time_total) {
-            (Some(s), _) => Budget::PerVariable(seconds("--time-per-var", s)?),
-            (None, Some(s)) => Budget::Total(seconds("--time-total", s)?),
+            (Some(s), _) => Budget::PerVariable(Duration::from_secs_f64(s)),
+            (None, Some(s)) => Budget::Total(Duration::from_secs_f64(s)),
             (None, None) => Budget::Unlimited,
         };
         let search = self.search.unwrap_or(Search::Sequential);
