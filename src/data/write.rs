@@ -8,9 +8,10 @@ use super::dataset::DataSet;
 use std::io::{Error, ErrorKind, Write};
 
 /// Writes `data` as CSV: a header of names when `header`, then one row per sample with
-/// state names (`use_state_names`) or 0-based codes. Fails with `InvalidInput` when a
-/// name or state that must be written is empty, has surrounding white space, or holds
-/// a comma, a double quote or a line break.
+/// state names (`use_state_names`) or 0-based codes. A name or state holding a comma or
+/// surrounding white space is written in double quotes, as [`super::load_data`] reads
+/// it. Fails with `InvalidInput` when one that must be written is empty or holds a
+/// double quote or a line break.
 pub fn write_csv<W: Write + ?Sized>(
     data: &DataSet,
     header: bool,
@@ -19,16 +20,16 @@ pub fn write_csv<W: Write + ?Sized>(
 ) -> std::io::Result<()> {
     let vars = data.variables();
     if header {
-        check_fields(vars.iter().map(|v| v.name.as_str()), is_csv_field)?;
-        writeln!(w, "{}", data.names().join(","))?;
+        let names = vars
+            .iter()
+            .map(|v| csv_field(&v.name))
+            .collect::<std::io::Result<Vec<_>>>()?;
+        writeln!(w, "{}", names.join(","))?;
     }
     let labels: Vec<Vec<String>> = if use_state_names {
-        check_fields(
-            vars.iter()
-                .flat_map(|v| v.states.iter().map(String::as_str)),
-            is_csv_field,
-        )?;
-        vars.iter().map(|v| v.states.clone()).collect()
+        vars.iter()
+            .map(|v| v.states.iter().map(|s| csv_field(s)).collect())
+            .collect::<std::io::Result<_>>()?
     } else {
         vars.iter()
             .map(|v| (0..v.arity()).map(|s| s.to_string()).collect())
@@ -83,17 +84,31 @@ fn check_fields<'a>(
     ok: fn(&str) -> bool,
 ) -> std::io::Result<()> {
     match fields.find(|f| !ok(f)) {
-        Some(bad) => Err(Error::new(
-            ErrorKind::InvalidInput,
-            format!("`{bad}` cannot be written as a field of this format"),
-        )),
+        Some(bad) => Err(unwritable(bad)),
         None => Ok(()),
     }
 }
 
-/// Whether `s` reads back unchanged as a CSV field.
-fn is_csv_field(s: &str) -> bool {
-    !s.is_empty() && s.trim() == s && !s.contains([',', '"', '\n', '\r'])
+/// The error of a field the format cannot hold.
+fn unwritable(field: &str) -> Error {
+    Error::new(
+        ErrorKind::InvalidInput,
+        format!("`{field}` cannot be written as a field of this format"),
+    )
+}
+
+/// `s` as a CSV field that reads back unchanged: quoted when it holds a comma or
+/// surrounding white space. The reader has no escape for a quote inside quotes, so a
+/// field with a double quote or a line break (or an empty one) cannot be written.
+fn csv_field(s: &str) -> std::io::Result<String> {
+    if s.is_empty() || s.contains(['"', '\n', '\r']) {
+        return Err(unwritable(s));
+    }
+    Ok(if s.contains(',') || s.trim() != s {
+        format!("\"{s}\"")
+    } else {
+        s.to_string()
+    })
 }
 
 /// Whether `s` reads back unchanged as a `.dat` token.
@@ -137,11 +152,41 @@ mod tests {
     fn unwritable_names_are_rejected() {
         let vars = vec![Variable {
             name: "a b".into(),
-            states: vec!["x,y".into()],
+            states: vec!["x\"y".into()],
         }];
         let d = DataSet::new(vars, vec![vec![0]]);
         assert!(write_csv(&d, false, true, &mut Vec::new()).is_err());
         assert!(write_csv(&d, false, false, &mut Vec::new()).is_ok());
         assert!(write_dat(&d, &mut Vec::new()).is_err());
+    }
+
+    /// Names and states with commas or surrounding spaces are quoted, and read back as
+    /// the same data set.
+    #[test]
+    fn commas_and_spaces_are_quoted_and_read_back() {
+        let vars = vec![
+            Variable {
+                name: "income, yearly".into(),
+                states: vec!["low, <10k".into(), " high".into()],
+            },
+            Variable::with_arity("b", 2),
+        ];
+        let d = DataSet::new(vars, vec![vec![1, 0], vec![0, 1]]);
+        let written = text(|w| write_csv(&d, true, true, w));
+        assert_eq!(
+            written,
+            "\"income, yearly\",b\n\" high\",0\n\"low, <10k\",1\n"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.csv");
+        std::fs::write(&path, &written).unwrap();
+        let back = crate::data::load_data(&path, &Default::default()).unwrap();
+        assert_eq!(back.names(), d.names());
+        let states = |data: &DataSet, v: usize| -> Vec<String> {
+            (0..data.n_rows())
+                .map(|r| data.variables()[v].states[data.column(v)[r] as usize].clone())
+                .collect()
+        };
+        assert_eq!(states(&back, 0), states(&d, 0));
     }
 }
