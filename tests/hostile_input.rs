@@ -445,3 +445,44 @@ fn verify_says_what_a_dag_file_leaves_out() {
     assert!(!err.contains("Raf"), "Raf is listed: {err}");
     assert!(err.contains("they get no parents"), "{err}");
 }
+
+/// An ILP run that stops at its limit without a DAG says so and what to do (CBC ends
+/// the ordering program's search before its time limit by its own accounting): never a
+/// silent `status unknown`. With an ASOBS warm start the run always has a DAG.
+#[test]
+fn an_ilp_run_without_a_dag_says_what_to_do() {
+    let scores = shipped_scores("alarm_1000.BDeu1.palim3.jkl");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "learn",
+            &scores,
+            "--method",
+            "ilp",
+            "--backend",
+            "cbc",
+            "--formulation",
+            "ordering",
+            "--time-limit",
+            "0.3",
+            "--json",
+        ];
+        args.extend_from_slice(extra);
+        let out = common::bnsl(&args);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert_eq!(out.status.code(), Some(0), "{err}");
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (r, err)
+    };
+    let (r, err) = run(&[]);
+    if r["parents"].is_null() {
+        assert_eq!(r["status"], "unknown", "{r}");
+        assert!(
+            err.contains("note: no DAG was found within the limit"),
+            "{err}"
+        );
+        assert!(err.contains("--warm-start asobs"), "{err}");
+    }
+    let (r, err) = run(&["--warm-start", "asobs:0.1"]);
+    assert!(!r["parents"].is_null(), "{r}\n{err}");
+    assert!(!err.contains("no DAG was found"), "{err}");
+}

@@ -10,7 +10,7 @@ use bnsl::ilp::{engine_kind, Formulation, IlpSettings, WarmStart};
 use bnsl::pipeline::{
     default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
 };
-use bnsl::report::Status;
+use bnsl::report::{LearnReport, Status};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::DpOptions;
 use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
@@ -431,6 +431,36 @@ fn resolve_method(args: &Args, table: &ScoreTable) -> anyhow::Result<Method> {
     Ok(method)
 }
 
+/// What to do when an ILP run stopped at its limit without a DAG: start it from one.
+/// A back-end that ended its search well before the time limit (CBC counts its time
+/// itself and leaves its root early) is named with the time it took.
+fn no_dag_note(report: &LearnReport, options: &LearnOptions, limit: Option<f64>) -> Option<String> {
+    if options.method != Method::Ilp || report.dag.is_some() || report.status != Status::Unknown {
+        return None;
+    }
+    let backend = report.extra.get("backend").and_then(|b| b.as_str());
+    let early = match limit {
+        Some(limit) if report.time_s < 0.9 * limit => format!(
+            " ({} ended its search after {:.1} s of the {limit} s limit, by its own time \
+             accounting)",
+            backend.unwrap_or("the back-end"),
+            report.time_s
+        ),
+        _ => String::new(),
+    };
+    let start = match options.ilp.warm_start {
+        Some(_) => "",
+        None => {
+            "; --warm-start asobs starts the solve from a heuristic DAG, so a run \
+                 stopped early still reports one"
+        }
+    };
+    Some(format!(
+        "note: no DAG was found within the limit{early}{start}; a longer --time-limit or \
+         another --backend may find one"
+    ))
+}
+
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -475,6 +505,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Some(_) => eprintln!("interrupted (Ctrl+C): the best DAG found so far follows"),
             None => eprintln!("interrupted (Ctrl+C) before any DAG was found"),
         }
+    } else if let Some(note) = no_dag_note(&report, &options, args.run.time_limit) {
+        eprintln!("{note}");
     }
     if let (Some(path), Some(dag)) = (&args.output, &report.dag) {
         let format = args.format.unwrap_or_else(|| DagFormat::from_path(path));
