@@ -15,7 +15,7 @@ pub enum LearnError {
     #[error("{}: the data set has no rows", .0.display())]
     NoRows(PathBuf),
     /// Scoring every candidate parent set of the data set would not fit in memory.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Scoring {
         /// The data set.
         path: std::path::PathBuf,

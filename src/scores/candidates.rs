@@ -101,7 +101,8 @@ const PROPOSALS_PER_CHECK: u64 = 4096;
 #[error(
     "scoring every parent set of up to {limit} parents of {n} variables needs more than \
      {needed_gib:.1} GiB ({families} families proposed by size {size}, about \
-     {BYTES_PER_FAMILY} bytes each), above the {budget_gib:.1} GiB available; lower \
+     {BYTES_PER_FAMILY} bytes each), above the {budget_gib:.1} GiB it may use (half the \
+     memory available); lower \
      --max-parents, restrict the parents (--candidates), or explore with a budget \
      (--search independence --time-per-var S)",
     needed_gib = *.families as f64 * BYTES_PER_FAMILY as f64 / (1u64 << 30) as f64,
@@ -140,14 +141,14 @@ type StatsCache<K> = FxHashMap<K, SetStats>;
 /// counted once per run, in parallel, and shared by every family that contains it.
 ///
 /// Memory grows with the families proposed ([`BYTES_PER_FAMILY`] each); when they would
-/// exceed the memory available on this machine, generation stops with
-/// [`TooManyFamilies`] before it allocates them.
+/// exceed half the memory available (the other half is headroom: the proposal lists
+/// grow by doubling), generation stops with [`TooManyFamilies`] before it scores them.
 pub fn generate_candidates(
     scorer: &LocalScorer,
     opts: &CandidateOptions,
     on_progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(ScoreTable, GenerationStats), TooManyFamilies> {
-    let budget = bnsl_formulations::machine::available_memory_bytes().unwrap_or(u64::MAX);
+    let budget = bnsl_formulations::machine::available_memory_bytes().map_or(u64::MAX, |m| m / 2);
     generate_within(scorer, opts, budget, on_progress)
 }
 
@@ -315,7 +316,8 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
     /// every immediate subset was kept extendable, and Thm 1 / Thm 3 (BIC) do not apply.
     /// `prev` holds every child's level of `size − 1` (unused for `size` 0). Every
     /// proposal is added to `proposed`, shared by all children; once that exceeds
-    /// `max_families` the proposals stop short.
+    /// `max_families` the proposals stop short, and the children still to come propose
+    /// nothing.
     fn propose(
         &self,
         child: usize,
@@ -331,6 +333,9 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
                 best_subset: f64::NEG_INFINITY,
                 parent_states: 1.0,
             }];
+        }
+        if proposed.load(Ordering::Relaxed) > max_families {
+            return Vec::new();
         }
         let own = &prev[child];
         let mut out = Vec::new();
