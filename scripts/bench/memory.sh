@@ -8,7 +8,8 @@
 # Environment: SIZES (score-file variable counts, default "10000 50000 100000 300000"),
 #              COLUMNS (data column counts, default "10000 100000"),
 #              ASOBS_TIME (seconds, default 10), MEM_LIMIT_KB (ulimit -v per run, default
-#              8388608 = 8 GiB; a run over it shows as "killed"),
+#              8388608 = 8 GiB), TIMEOUT (seconds per run, default 300); a run that fails,
+#              goes over either limit or errs shows as "failed (exit code)",
 #              OUT (directory for the generated files, default a temporary one).
 # Each score-file variable has 4 candidate parent sets: {}, two single parents and one pair,
 # drawn at random (seed 1). Needs GNU time (/usr/bin/time -v).
@@ -24,6 +25,7 @@ sizes="${SIZES:-10000 50000 100000 300000}"
 columns="${COLUMNS:-10000 100000}"
 asobs="${ASOBS_TIME:-10}"
 limit="${MEM_LIMIT_KB:-8388608}"
+timeout="${TIMEOUT:-300}"
 out="${OUT:-$(mktemp -d)}"
 mkdir -p "$out"
 
@@ -58,10 +60,11 @@ with open(csv, "w") as f:
 PY
 }
 
-# "seconds / MiB" of a GNU time -v log, or "killed (code)" when the run failed
+# "seconds / MiB" of a GNU time -v log, or "failed (code) after …" when the run failed
 measure() { # log status
     if [[ $2 -ne 0 ]]; then
-        echo "failed ($2) $(awk -F': ' '/Maximum resident set size/ {printf "%.0f MiB", $2/1024}' "$1")"
+        echo "failed ($2) after $(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; printf "%.1f s", s}
+                                              /Maximum resident set size/ {printf " / %.0f MiB", $2/1024}' "$1")"
         return
     fi
     awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,a,":"); s=0; for(i=1;i<=n;i++) s=s*60+a[i]; t=s}
@@ -72,7 +75,7 @@ measure() { # log status
 run() { # log cmd...
     local log="$1"; shift
     set +e
-    ( ulimit -v "$limit"; /usr/bin/time -v "$@" > /dev/null 2> "$log" )
+    ( ulimit -v "$limit"; /usr/bin/time -v timeout "$timeout" "$@" > /dev/null 2> "$log" )
     local status=$?
     set -e
     measure "$log" "$status"
@@ -80,8 +83,8 @@ run() { # log cmd...
 
 header="| input | command |"
 rule="|---|---|"
-for b in "${bins[@]}"; do header+=" $(basename "$(dirname "$(dirname "$b")")")/$(basename "$b") |"; rule+="---|"; done
-echo "Peak RSS and wall time, $(nproc) cores, ulimit -v ${limit} KiB"
+for b in "${bins[@]}"; do header+=" $(basename "$b") |"; rule+="---|"; done
+echo "Peak RSS and wall time, $(nproc) cores, ulimit -v ${limit} KiB, timeout ${timeout} s"
 echo
 echo "$header"
 echo "$rule"
