@@ -126,6 +126,7 @@ impl VarSet {
 
     /// The set of the given members over `n` variables. Panics if a member is `>= n`
     /// rounded up to the word size; callers validate indices first.
+    #[inline]
     pub fn from_members<I: IntoIterator<Item = usize>>(n: usize, members: I) -> Self {
         let mut s = Self::empty(n);
         for m in members {
@@ -141,6 +142,7 @@ impl VarSet {
     }
 
     /// The members below 64 as a bit mask; the whole set when all members are below 64.
+    #[inline]
     pub fn low_mask(&self) -> u64 {
         match self.sorted_members() {
             Some(ms) => ms
@@ -152,6 +154,7 @@ impl VarSet {
     }
 
     /// Number of 64-bit words of the `n` the set was created for.
+    #[inline]
     fn word_count(&self) -> usize {
         match &self.repr {
             Repr::Small { len, .. } => *len as usize,
@@ -161,6 +164,7 @@ impl VarSet {
     }
 
     /// The members, sorted, when the set is stored as a list.
+    #[inline]
     fn sorted_members(&self) -> Option<&[u32]> {
         match &self.repr {
             Repr::Few { len, members, .. } => Some(&members[..*len as usize]),
@@ -170,6 +174,7 @@ impl VarSet {
     }
 
     /// The words, when the set is stored as a bitset.
+    #[inline]
     fn bits(&self) -> Option<&[u64]> {
         match &self.repr {
             Repr::Small { len, words } => Some(&words[..*len as usize]),
@@ -179,6 +184,7 @@ impl VarSet {
     }
 
     /// Adds variable `v`.
+    #[inline]
     pub fn insert(&mut self, v: usize) {
         let bit = 1u64 << (v % 64);
         match &mut self.repr {
@@ -219,6 +225,7 @@ impl VarSet {
     }
 
     /// Removes variable `v`.
+    #[inline]
     pub fn remove(&mut self, v: usize) {
         let bit = 1u64 << (v % 64);
         match &mut self.repr {
@@ -243,6 +250,7 @@ impl VarSet {
     }
 
     /// Whether `v` is a member.
+    #[inline]
     pub fn contains(&self, v: usize) -> bool {
         let bit = 1u64 << (v % 64);
         match &self.repr {
@@ -258,6 +266,7 @@ impl VarSet {
     }
 
     /// Number of members.
+    #[inline]
     pub fn len(&self) -> usize {
         match &self.repr {
             Repr::Small { words, .. } => words.iter().map(|w| w.count_ones() as usize).sum(),
@@ -268,11 +277,13 @@ impl VarSet {
     }
 
     /// Whether the set has no member.
+    #[inline]
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// Whether every member of `self` is a member of `other`.
+    #[inline]
     pub fn is_subset(&self, other: &VarSet) -> bool {
         debug_assert_eq!(self.word_count(), other.word_count());
         if let (Repr::Small { words: a, .. }, Repr::Small { words: b, .. }) =
@@ -289,6 +300,7 @@ impl VarSet {
     }
 
     /// Whether the two sets share a member.
+    #[inline]
     pub fn intersects(&self, other: &VarSet) -> bool {
         debug_assert_eq!(self.word_count(), other.word_count());
         if let (Repr::Small { words: a, .. }, Repr::Small { words: b, .. }) =
@@ -307,6 +319,7 @@ impl VarSet {
     }
 
     /// The union of the two sets.
+    #[inline]
     pub fn union(&self, other: &VarSet) -> VarSet {
         match (self.sorted_members(), other.sorted_members()) {
             (None, None) => self.combine_bits(other, |a, b| a | b),
@@ -317,6 +330,7 @@ impl VarSet {
     }
 
     /// The members common to both sets.
+    #[inline]
     pub fn intersection(&self, other: &VarSet) -> VarSet {
         match (self.sorted_members(), other.sorted_members()) {
             (None, None) => self.combine_bits(other, |a, b| a & b),
@@ -326,6 +340,7 @@ impl VarSet {
     }
 
     /// The members of `self` that are not members of `other`.
+    #[inline]
     pub fn difference(&self, other: &VarSet) -> VarSet {
         match (self.sorted_members(), other.sorted_members()) {
             (None, None) => self.combine_bits(other, |a, b| a & !b),
@@ -397,6 +412,7 @@ impl VarSet {
     }
 
     /// A copy with `v` added.
+    #[inline]
     pub fn with(&self, v: usize) -> VarSet {
         let mut s = self.clone();
         s.insert(v);
@@ -404,6 +420,7 @@ impl VarSet {
     }
 
     /// A copy with `v` removed.
+    #[inline]
     pub fn without(&self, v: usize) -> VarSet {
         let mut s = self.clone();
         s.remove(v);
@@ -411,6 +428,7 @@ impl VarSet {
     }
 
     /// Members in increasing order.
+    #[inline]
     pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
         match (self.sorted_members(), self.bits()) {
             (Some(list), _) => Members::List(list.iter()),
@@ -459,6 +477,7 @@ enum Members<'a> {
 impl Iterator for Members<'_> {
     type Item = usize;
 
+    #[inline]
     fn next(&mut self) -> Option<usize> {
         match self {
             Members::List(it) => it.next().map(|&m| m as usize),
@@ -475,6 +494,7 @@ struct BitMembers<'a> {
 }
 
 impl<'a> BitMembers<'a> {
+    #[inline]
     fn new(words: &'a [u64]) -> Self {
         BitMembers {
             words,
@@ -487,6 +507,7 @@ impl<'a> BitMembers<'a> {
 impl Iterator for BitMembers<'_> {
     type Item = usize;
 
+    #[inline]
     fn next(&mut self) -> Option<usize> {
         while self.rest == 0 {
             self.index += 1;
