@@ -17,7 +17,7 @@ use std::fmt;
 
 /// Members kept as a sorted list (for more than 128 variables) before a set becomes a
 /// bitset. Small enough that keeping the list sorted on insertion stays cheap, and never
-/// more bytes than the bitset (see [`sparse_limit`]).
+/// more bytes than the bitset: sets over n ≤ 1,024 variables switch earlier, at 2·⌈n/64⌉.
 pub const SPARSE_MAX: usize = 32;
 
 /// Number of words of the inline bitset (up to 128 variables).
@@ -323,7 +323,7 @@ impl VarSet {
     pub fn union(&self, other: &VarSet) -> VarSet {
         match (self.sorted_members(), other.sorted_members()) {
             (None, None) => self.combine_bits(other, |a, b| a | b),
-            (Some(a), Some(b)) => self.from_sorted_like(&merge_sorted(a, b)),
+            (Some(a), Some(b)) => self.sibling_of_sorted(&merge_sorted(a, b)),
             (Some(list), None) => other.with_all(list),
             (None, Some(list)) => self.with_all(list),
         }
@@ -367,11 +367,11 @@ impl VarSet {
     /// The members of `list` that pass `keep`, over the same `n` as `self`.
     fn filtered(&self, list: &[u32], keep: impl Fn(usize) -> bool) -> VarSet {
         let kept: Vec<u32> = list.iter().copied().filter(|&m| keep(m as usize)).collect();
-        self.from_sorted_like(&kept)
+        self.sibling_of_sorted(&kept)
     }
 
     /// The set of the sorted, distinct `members` over the same `n` as `self`.
-    fn from_sorted_like(&self, members: &[u32]) -> VarSet {
+    fn sibling_of_sorted(&self, members: &[u32]) -> VarSet {
         let words = self.word_count();
         if words <= INLINE_WORDS {
             return VarSet::from_members(words * 64, members.iter().map(|&m| m as usize));

@@ -364,7 +364,7 @@ impl<'s, 'd, K: SetKey> Generator<'s, 'd, K> {
                     best_subset,
                     parent_states,
                 });
-                if out.len() as u64 % PROPOSALS_PER_CHECK == 0
+                if (out.len() as u64).is_multiple_of(PROPOSALS_PER_CHECK)
                     && proposed.fetch_add(PROPOSALS_PER_CHECK, Ordering::Relaxed) > max_families
                 {
                     return out;
@@ -612,7 +612,7 @@ mod tests {
     #[test]
     fn too_many_families_for_the_budget_is_an_error() {
         let vars = (0..40)
-            .map(|i| Variable::with_arity(&format!("x{i}"), 2))
+            .map(|i| Variable::with_arity(format!("x{i}"), 2))
             .collect();
         let columns = (0..40)
             .map(|c| {
