@@ -9,6 +9,7 @@
 //! ([`input::InputError`]).
 
 pub mod dag;
+pub mod equivalence;
 pub mod fio;
 pub mod input;
 pub mod machine;

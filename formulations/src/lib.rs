@@ -10,7 +10,7 @@ pub mod family;
 pub mod milp;
 pub mod ordering;
 
-pub use bnsl_core::{dag, machine, score_table, structural, varset};
+pub use bnsl_core::{dag, equivalence, machine, score_table, structural, varset};
 pub use bnsl_core::{
     Candidate, Dag, DagError, Infeasibility, ScoreTable, ScoreTableError, StructuralConstraints,
     VarSet,

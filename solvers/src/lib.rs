@@ -2,6 +2,7 @@
 //! back-ends behind cargo features.
 
 pub mod dp;
+pub mod enumerate;
 pub mod heuristics;
 pub mod ilp;
 pub mod interrupt;
