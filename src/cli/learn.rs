@@ -47,6 +47,8 @@ pub(crate) struct Args {
     pub ilp: IlpArgs,
     #[command(flatten)]
     pub search: OrderSearchArgs,
+    #[command(flatten)]
+    pub collect: super::collect::CollectArgs,
     /// Write the DAG to this file (format from the extension: .txt, .dot, .json).
     #[arg(short, long)]
     pub output: Option<PathBuf>,
@@ -210,7 +212,7 @@ impl IlpArgs {
     }
 
     /// Checks that the ILP flags fit `method`: none without `--method ilp`.
-    fn check_used_by(&self, method: Method) -> anyhow::Result<()> {
+    pub(super) fn check_used_by(&self, method: Method) -> anyhow::Result<()> {
         let given = self.given_flags();
         if method != Method::Ilp && !given.is_empty() {
             let verb = if given.len() == 1 { "needs" } else { "need" };
@@ -294,7 +296,10 @@ impl IlpArgs {
 
 /// The structural constraints of the run: the constraint file, and for a score file the
 /// `--max-parents` limit.
-fn constraints(args: &Args, table: &ScoreTable) -> anyhow::Result<StructuralConstraints> {
+pub(super) fn constraints(
+    args: &Args,
+    table: &ScoreTable,
+) -> anyhow::Result<StructuralConstraints> {
     let limit = match is_data_file(&args.input, args.input_kind) {
         true => None,
         false => args.scoring.max_parents,
@@ -387,7 +392,7 @@ impl OrderSearchArgs {
 
     /// Checks that these options apply to a run of `method` with `warm_start`: they shape
     /// obs/asobs, and the ASOBS of `--warm-start asobs`.
-    fn check_used_by(
+    pub(super) fn check_used_by(
         &self,
         method: Method,
         warm_start: Option<&WarmStartArg>,
@@ -464,6 +469,9 @@ fn no_dag_note(report: &LearnReport, options: &LearnOptions, limit: Option<f64>)
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.collect.collect {
+        return super::collect::run(args);
+    }
     if !is_data_file(&args.input, args.input_kind) {
         args.scoring.check_score_file(&args.input)?;
     }

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
+mod collect;
 mod convert;
 mod export;
 mod learn;

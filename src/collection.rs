@@ -1,0 +1,232 @@
+//! Every network within a Bayes factor of the optimum (seed 002, "The Bayes Factor
+//! Approach"), grouped into Markov equivalence classes, with the edge probabilities of
+//! Bayesian model averaging over them.
+//!
+//! A network G is collected when score(G) ≥ OPT − ε − [`COLLECT_TOLERANCE`], with
+//! ε = ln BF: its posterior is within a factor BF of the best one (uniform structure
+//! prior, the score being the log marginal likelihood or its BIC approximation). The
+//! tolerance takes in networks that lie on the boundary up to the rounding of score
+//! files; [`Collected::in_tolerance`] counts them.
+//!
+//! The engine is the enumeration of [`bnsl_solvers::enumerate`] (up to
+//! [`MAX_VARIABLES`] variables), bounded by the exact completion value, after the
+//! optimum is found by dynamic programming.
+
+use bnsl_formulations::equivalence::{collider_class_key, cpdag, markov_class_key, Cpdag};
+use bnsl_formulations::{Dag, ScoreTable};
+use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
+pub use bnsl_solvers::enumerate::MAX_VARIABLES;
+use bnsl_solvers::enumerate::{networks_within, EnumerationEnd, EnumerationLimits};
+use bnsl_solvers::StopToken;
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+/// How far below OPT − ε a network may score and still be collected: score files round
+/// local scores to about 1e-6 each, and sums of dozens of them drift by up to 1e-4.
+/// With it, bnsl's collections equal seed 002's counts (Table 1).
+pub const COLLECT_TOLERANCE: f64 = 1e-4;
+
+/// The paper's limit on the number of networks collected.
+pub const DEFAULT_MAX_NETWORKS: usize = 150_000;
+
+/// What to collect and when to stop.
+#[derive(Clone, Debug)]
+pub struct CollectOptions {
+    /// ε ≥ 0 in score units (ln BF).
+    pub epsilon: f64,
+    /// Stop after this many networks ([`DEFAULT_MAX_NETWORKS`]).
+    pub max_networks: usize,
+    /// Stop after this long (the optimum's search included).
+    pub time_limit: Option<Duration>,
+    /// Stop once stopped from outside (Ctrl+C).
+    pub stop: StopToken,
+}
+
+impl CollectOptions {
+    /// Collection within a Bayes factor `bf` ≥ 1 (ε = ln BF), the paper's network limit.
+    pub fn bayes_factor(bf: f64) -> Self {
+        CollectOptions {
+            epsilon: bf.ln(),
+            max_networks: DEFAULT_MAX_NETWORKS,
+            time_limit: None,
+            stop: StopToken::new(),
+        }
+    }
+}
+
+/// One collected network.
+#[derive(Clone, Debug)]
+pub struct CollectedNetwork {
+    /// The DAG.
+    pub dag: Dag,
+    /// Its score.
+    pub score: f64,
+    /// Index of its Markov equivalence class in [`Collected::classes`].
+    pub class: usize,
+}
+
+/// A Markov equivalence class among the collected networks.
+#[derive(Clone, Debug)]
+pub struct CollectedClass {
+    /// The class as its CPDAG.
+    pub cpdag: Cpdag,
+    /// Collected DAGs in the class.
+    pub networks: usize,
+    /// The best score of its collected DAGs.
+    pub best_score: f64,
+}
+
+/// The result of a collection.
+#[derive(Clone, Debug)]
+pub struct Collected {
+    /// The optimal score.
+    pub opt: f64,
+    /// ε used.
+    pub epsilon: f64,
+    /// The networks, best first.
+    pub networks: Vec<CollectedNetwork>,
+    /// The Markov equivalence classes, best first.
+    pub classes: Vec<CollectedClass>,
+    /// Classes by seed 002's grouping (skeleton and all colliders).
+    pub collider_classes: usize,
+    /// Networks scoring below OPT − ε, collected by [`COLLECT_TOLERANCE`].
+    pub in_tolerance: usize,
+    /// Whether every network within the bound was collected, or a limit ended it.
+    pub end: EnumerationEnd,
+    /// Seconds to the optimum.
+    pub time_to_opt_s: f64,
+    /// Seconds in all.
+    pub time_s: f64,
+}
+
+/// Why a collection could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum CollectError {
+    /// ε is negative or not a number.
+    #[error("ε must be a finite number ≥ 0 (a Bayes factor ≥ 1), got {0}")]
+    Epsilon(f64),
+    /// The table is beyond the enumeration's size.
+    #[error(transparent)]
+    TooManyVariables(#[from] bnsl_solvers::enumerate::TooManyVariables),
+    /// The optimum could not be found.
+    #[error("finding the optimum")]
+    Optimum(#[source] DpError),
+}
+
+/// Collects every network of `table` within ε of the optimum (see the module doc).
+pub fn collect(table: &ScoreTable, opts: &CollectOptions) -> Result<Collected, CollectError> {
+    if !(opts.epsilon.is_finite() && opts.epsilon >= 0.0) {
+        return Err(CollectError::Epsilon(opts.epsilon));
+    }
+    if table.n() > MAX_VARIABLES {
+        return Err(bnsl_solvers::enumerate::TooManyVariables(table.n()).into());
+    }
+    let start = Instant::now();
+    let dp = DpOptions {
+        time_limit: opts.time_limit,
+        stop: opts.stop.clone(),
+        ..DpOptions::default()
+    };
+    let opt = solve_dp(table, &dp).map_err(CollectError::Optimum)?.score;
+    let time_to_opt_s = start.elapsed().as_secs_f64();
+    let limits = EnumerationLimits {
+        max_networks: Some(opts.max_networks),
+        time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
+        stop: opts.stop.clone(),
+    };
+    let threshold = opt - opts.epsilon - COLLECT_TOLERANCE;
+    let found = networks_within(table, threshold, &limits)?;
+    let mut networks = found.networks;
+    networks.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (networks, classes) = group(networks);
+    let collider_classes = networks
+        .iter()
+        .map(|c| collider_class_key(&c.dag))
+        .collect::<HashSet<_>>()
+        .len();
+    let in_tolerance = networks
+        .iter()
+        .filter(|c| c.score < opt - opts.epsilon)
+        .count();
+    Ok(Collected {
+        opt,
+        epsilon: opts.epsilon,
+        networks,
+        classes,
+        collider_classes,
+        in_tolerance,
+        end: found.end,
+        time_to_opt_s,
+        time_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// The networks (best first) with their class indices, and the classes in order of
+/// their best network.
+fn group(networks: Vec<(Dag, f64)>) -> (Vec<CollectedNetwork>, Vec<CollectedClass>) {
+    let mut index = HashMap::new();
+    let mut classes: Vec<CollectedClass> = Vec::new();
+    let collected = networks
+        .into_iter()
+        .map(|(dag, score)| {
+            let class = *index.entry(markov_class_key(&dag)).or_insert_with(|| {
+                classes.push(CollectedClass {
+                    cpdag: cpdag(&dag),
+                    networks: 0,
+                    best_score: score,
+                });
+                classes.len() - 1
+            });
+            classes[class].networks += 1;
+            CollectedNetwork { dag, score, class }
+        })
+        .collect();
+    (collected, classes)
+}
+
+/// Edge probabilities by Bayesian model averaging over a collection: each network
+/// weighs exp(score − OPT), normalised over the collection. They are probabilities
+/// conditional on the collected set, not over all DAGs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EdgeProbabilities {
+    /// `arc[a][b]`: the probability of the arc a → b.
+    pub arc: Vec<Vec<f64>>,
+}
+
+impl EdgeProbabilities {
+    /// The probabilities over `collected`.
+    pub fn of(collected: &Collected) -> Self {
+        let n = collected.networks.first().map_or(0, |c| c.dag.n());
+        let mut arc = vec![vec![0.0; n]; n];
+        let weights: Vec<f64> = collected
+            .networks
+            .iter()
+            .map(|c| (c.score - collected.opt).exp())
+            .collect();
+        let total: f64 = weights.iter().sum();
+        for (c, w) in collected.networks.iter().zip(&weights) {
+            for child in 0..n {
+                for p in c.dag.parents(child).iter() {
+                    arc[p][child] += w / total;
+                }
+            }
+        }
+        EdgeProbabilities { arc }
+    }
+
+    /// The probability that `a` and `b` are adjacent, in either direction.
+    pub fn adjacency(&self, a: usize, b: usize) -> f64 {
+        self.arc[a][b] + self.arc[b][a]
+    }
+
+    /// The arcs with a positive probability, most probable first (ties by index).
+    pub fn sorted_arcs(&self) -> Vec<(usize, usize, f64)> {
+        let mut arcs: Vec<(usize, usize, f64)> = (0..self.arc.len())
+            .flat_map(|a| (0..self.arc.len()).map(move |b| (a, b)))
+            .map(|(a, b)| (a, b, self.arc[a][b]))
+            .filter(|&(_, _, p)| p > 0.0)
+            .collect();
+        arcs.sort_by(|x, y| y.2.total_cmp(&x.2).then((x.0, x.1).cmp(&(y.0, y.1))));
+        arcs
+    }
+}

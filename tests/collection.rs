@@ -1,0 +1,157 @@
+//! `bnsl learn --collect` (seed 002): every network within ε of the optimum, from a score
+//! file or from data, checked against the library's enumeration and the DP optimum; its
+//! outputs (JSON summary, networks file, arc probabilities); and the inputs it refuses.
+
+mod common;
+
+use bnsl::collection::{collect, CollectOptions, EdgeProbabilities};
+use bnsl::fio::read_scores;
+use common::{fails_with, shipped_scores};
+use std::path::Path;
+
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = common::bnsl(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"))
+}
+
+/// From a shipped score file: the counts equal the library's collection, every network
+/// in the file checks against the table with a score within ε (+ tolerance) of the
+/// optimum, the classes partition the networks, and the arc probabilities file is a
+/// matrix of probabilities.
+#[test]
+fn a_score_file_collection_is_complete_and_consistent() {
+    let scores = shipped_scores("sachs_1000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let nets = dir.path().join("nets.jsonl");
+    let edges = dir.path().join("edges.csv");
+    let r = run_json(&[
+        "learn",
+        &scores,
+        "--collect",
+        "--bayes-factor",
+        "20",
+        "--json",
+        "--collect-out",
+        nets.to_str().unwrap(),
+        "--edges-out",
+        edges.to_str().unwrap(),
+    ]);
+    let table = read_scores(Path::new(&scores)).unwrap().table;
+    let lib = collect(&table, &CollectOptions::bayes_factor(20.0)).unwrap();
+    assert_eq!(r["status"], "complete");
+    assert_eq!(r["networks"], lib.networks.len());
+    assert_eq!(r["classes"], lib.classes.len());
+    assert!(
+        lib.networks.len() > 1,
+        "BF 20 collects more than the optimum here"
+    );
+    let opt = r["opt"].as_f64().unwrap();
+    let eps = r["epsilon"].as_f64().unwrap();
+    assert!((eps - 20f64.ln()).abs() < 1e-12);
+    let lines: Vec<serde_json::Value> = std::fs::read_to_string(&nets)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), lib.networks.len());
+    let mut per_class = vec![0usize; lib.classes.len()];
+    for l in &lines {
+        let score = l["score"].as_f64().unwrap();
+        assert!(score <= opt + 1e-9 && score >= opt - eps - 1e-4, "{l}");
+        per_class[l["class"].as_u64().unwrap() as usize] += 1;
+    }
+    let sizes: Vec<usize> = lib.classes.iter().map(|c| c.networks).collect();
+    assert_eq!(per_class, sizes);
+    let csv = std::fs::read_to_string(&edges).unwrap();
+    assert_eq!(csv.lines().count(), table.n() + 1);
+    let probs = EdgeProbabilities::of(&lib);
+    for a in 0..table.n() {
+        assert_eq!(probs.arc[a][a], 0.0);
+        for b in 0..table.n() {
+            assert!((0.0..=1.0 + 1e-9).contains(&probs.adjacency(a, b)));
+        }
+    }
+}
+
+/// ε = 0 collects the optimal networks only; from data the pruning gap is set from ε.
+#[test]
+fn epsilon_zero_collects_the_optima_and_data_is_pruned_to_match() {
+    let data = common::repo().join("instances/data/asia_10000.csv");
+    let data = data.to_str().unwrap();
+    let r = run_json(&[
+        "learn",
+        data,
+        "--score",
+        "bic",
+        "--collect",
+        "--epsilon",
+        "0",
+        "--json",
+    ]);
+    let best = run_json(&["learn", data, "--score", "bic", "--json"]);
+    assert!((r["opt"].as_f64().unwrap() - best["score"].as_f64().unwrap()).abs() < 1e-9);
+    assert_eq!(r["status"], "complete");
+    let wide = run_json(&[
+        "learn",
+        data,
+        "--score",
+        "bic",
+        "--collect",
+        "--bayes-factor",
+        "150",
+        "--json",
+    ]);
+    assert!(wide["networks"].as_u64() > r["networks"].as_u64());
+    fails_with(
+        &[
+            "learn",
+            data,
+            "--collect",
+            "--bayes-factor",
+            "150",
+            "--prune-gap",
+            "1",
+        ],
+        &["--prune-gap 1 is below"],
+    );
+}
+
+/// Bad bounds, a method, -o, ILP flags, or a limit hit: each has its message or status.
+#[test]
+fn collection_refuses_what_it_cannot_honour() {
+    let scores = shipped_scores("asia_10000.BIC.palim3.jkl");
+    for (args, needle) in [
+        (
+            vec!["--bayes-factor", "0.5"],
+            "--bayes-factor must be a finite number ≥ 1",
+        ),
+        (
+            vec!["--epsilon", "-1"],
+            "--epsilon must be a finite number ≥ 0",
+        ),
+        (vec![], "--collect needs --bayes-factor BF or --epsilon E"),
+        (vec!["--epsilon", "1", "--method", "dp"], "drop --method"),
+        (vec!["--epsilon", "1", "-o", "x.txt"], "--collect-out"),
+        (vec!["--epsilon", "1", "--backend", "highs"], "--method ilp"),
+    ] {
+        let mut all = vec!["learn", scores.as_str(), "--collect"];
+        all.extend(args);
+        fails_with(&all, &[needle]);
+    }
+    let r = run_json(&[
+        "learn",
+        &scores,
+        "--collect",
+        "--bayes-factor",
+        "1000",
+        "--max-networks",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(
+        (r["status"].as_str(), r["networks"].as_u64()),
+        (Some("limit"), Some(2))
+    );
+}
