@@ -205,8 +205,8 @@ impl EdgeProbabilities {
             .collect();
         let total: f64 = weights.iter().sum();
         for (c, w) in collected.networks.iter().zip(&weights) {
-            for child in 0..n {
-                for p in c.dag.parents(child).iter() {
+            for (child, parents) in c.dag.all_parents().iter().enumerate() {
+                for p in parents.iter() {
                     arc[p][child] += w / total;
                 }
             }

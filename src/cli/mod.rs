@@ -30,7 +30,7 @@ pub(crate) enum Command {
     /// Compute local scores (BDeu, BIC) from data into a GOBNILP jkl score file, with pruning.
     Score(score::Args),
     /// Learn a Bayesian network structure from a score file or a data set.
-    Learn(learn::Args),
+    Learn(Box<learn::Args>),
     /// Check a DAG: acyclic, parent sets among the candidates, total score recomputed.
     Verify(verify::Args),
     /// Convert a score file between formats (jkl variants, URLearning .pss) to GOBNILP jkl.
@@ -51,7 +51,7 @@ pub(crate) const INTERRUPTED: u8 = 130;
 pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let ran = match cli.command {
         Command::Score(a) => score::run(a),
-        Command::Learn(a) => return learn::run(a),
+        Command::Learn(a) => return learn::run(*a),
         Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Export(a) => export::run(a),
