@@ -7,15 +7,25 @@ For each data set of ../shared/instances/data/ebnsl_csv and each Bayes factor, r
 grouping |M| (collider_classes), the Markov equivalence classes, the networks admitted
 by the tolerance, status and time, beside the paper's |G| / |M| / T.
 
+With GOBNILP_DEV set to the binary of seed 002's modified GOBNILP (built outside the
+repository, ../shared/PEERS.md), every cell also runs it the way the eBNSL scripts do, on
+the score file bnsl writes for the cell (gap ln BF + 1e-4, `#` lines stripped): one run
+for the optimum, one with `gobnilp/countsols` and `gobnilp/objlimit = OPT - ln BF`
+(strict, no tolerance). The table then gives both wall times, bnsl's reading the score
+file and collecting from it against GOBNILP_dev's two runs, and their ratio.
+
 Usage: scripts/bench/collection.py BIN
 Environment: DATA (comma list of data set names, default the paper's sets up to 25
              variables), BF (comma list, default 3,20,150), TIME_LIMIT (seconds per run,
-             default 600).
+             default 600), SCORE (bic or bdeu, default bic), GOBNILP_DEV (see above).
 """
 import json
+import math
 import os
 import subprocess
 import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHARED = os.path.join(HERE, "..", "..", "..", "shared", "instances", "data", "ebnsl_csv")
@@ -32,6 +42,35 @@ PAPER = {
 }
 
 
+def timed(cmd, timeout):
+    """The completed process of `cmd` and its wall seconds."""
+    start = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    return out, time.monotonic() - start
+
+
+def gobnilp_dev(binary, jkl, bf, work, timeout):
+    """(networks, wall s) of GOBNILP_dev's two runs on `jkl`, as the eBNSL scripts make them."""
+    plain = os.path.join(work, "plain.jkl")
+    with open(jkl) as src, open(plain, "w") as dst:
+        dst.writelines(l for l in src if not l.startswith("#"))
+    opt_file = os.path.join(work, "opt.sol")
+    with open(os.path.join(work, "opt.set"), "w") as f:
+        f.write(f'gobnilp/outputfile/solution = "{opt_file}"\n')
+    _, t1 = timed([binary, "-f=jkl", "-g=" + os.path.join(work, "opt.set"), plain], timeout)
+    with open(opt_file) as f:
+        opt = float(f.read().strip().splitlines()[-1].split()[3])
+    with open(os.path.join(work, "count.set"), "w") as f:
+        f.write("gobnilp/countsols = TRUE\ngobnilp/countsols/collect = TRUE\n"
+                "gobnilp/countsols/sollimit = 150000\n"
+                f"gobnilp/objlimit = {opt - math.log(bf):.12f}\n"
+                f'gobnilp/outputfile/countsols = "{os.path.join(work, "nets")}"\n')
+    out, t2 = timed([binary, "-g=" + os.path.join(work, "count.set"), "-f=jkl", plain], timeout)
+    found = [l for l in out.stdout.splitlines() if "Found this many solutions" in l]
+    count = int(found[-1].split(":")[1]) if found else None
+    return count, t1 + t2
+
+
 def main():
     if len(sys.argv) != 2:
         print(__doc__, file=sys.stderr)
@@ -40,13 +79,17 @@ def main():
     names = os.environ.get("DATA", ",".join(PAPER)).split(",")
     bfs = [int(b) for b in os.environ.get("BF", "3,20,150").split(",")]
     limit = os.environ.get("TIME_LIMIT", "600")
-    print("| data | BF | paper \\|G\\| / \\|M\\| / T s | bnsl \\|G\\| | collider classes | Markov classes | in tolerance | status | time s | G, M as paper |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    score = os.environ.get("SCORE", "bic")
+    peer = os.environ.get("GOBNILP_DEV")
+    work = tempfile.mkdtemp()
+    extra = " bnsl wall s (score file) | GOBNILP_dev \\|G\\| | GOBNILP_dev wall s | bnsl / GOBNILP_dev |" if peer else ""
+    print(f"| data | BF | paper \\|G\\| / \\|M\\| / T s | bnsl \\|G\\| | collider classes | Markov classes | in tolerance | status | time s | G, M as paper |{extra}")
+    print("|---|---|---|---|---|---|---|---|---|---|" + ("---|" * 4 if peer else ""))
     for name in names:
         path = os.path.join(SHARED, f"{name}.csv")
         for bf in bfs:
             out = subprocess.run(
-                [bin_, "learn", path, "--score", "bic", "--max-parents", "100", "--collect",
+                [bin_, "learn", path, "--score", score, "--max-parents", "100", "--collect",
                  "--bayes-factor", str(bf), "--time-limit", limit, "--json"],
                 capture_output=True, text=True)
             if out.returncode not in (0, 130):
@@ -56,8 +99,26 @@ def main():
             paper = PAPER.get(name, {}).get(bf)
             shown = "150,000 (limit)" if paper is None else f"{paper[0]:,} / {paper[1]:,} / {paper[2]}"
             same = "" if paper is None else ("yes" if (r["networks"], r["collider_classes"]) == paper[:2] else "no")
-            print(f"| {name} | {bf} | {shown} | {r['networks']:,} | {r['collider_classes']:,} | "
-                  f"{r['classes']:,} | {r['in_tolerance']} | {r['status']} | {r['time_s']:.3f} | {same} |")
+            row = (f"| {name} | {bf} | {shown} | {r['networks']:,} | {r['collider_classes']:,} | "
+                   f"{r['classes']:,} | {r['in_tolerance']} | {r['status']} | {r['time_s']:.3f} | {same} |")
+            if peer:
+                row += peer_cells(bin_, peer, path, score, bf, work, float(limit))
+            print(row, flush=True)
+
+
+def peer_cells(bin_, peer, data, score, bf, work, limit):
+    """The GOBNILP_dev columns of a cell: both collect from the score file bnsl writes."""
+    jkl = os.path.join(work, "cell.jkl")
+    gap = math.log(bf) + 1e-4
+    subprocess.run([bin_, "score", data, "--score", score, "--max-parents", "100",
+                    "--prune-gap", repr(gap), "-o", jkl], capture_output=True, check=True)
+    _, ours = timed([bin_, "learn", jkl, "--collect", "--bayes-factor", str(bf), "--json"], limit)
+    try:
+        count, theirs = gobnilp_dev(peer, jkl, bf, work, limit)
+    except subprocess.TimeoutExpired:
+        return f" {ours:.2f} | timeout | > {limit:.0f} | < {ours / limit:.4f} |"
+    shown = "?" if count is None else f"{count:,}"
+    return f" {ours:.2f} | {shown} | {theirs:.2f} | {ours / theirs:.4f} |"
 
 
 if __name__ == "__main__":
