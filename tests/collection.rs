@@ -155,3 +155,42 @@ fn collection_refuses_what_it_cannot_honour() {
         (Some("limit"), Some(2))
     );
 }
+
+/// Ctrl+C ends a long collection with what it found: status `interrupted`, exit 130,
+/// and the networks so far in the summary and the networks file. (The text summary:
+/// this harness reads stderr to its end before stdout, so a large `--json` would fill
+/// the pipe.)
+#[test]
+fn ctrl_c_keeps_what_was_collected() {
+    let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let nets = dir.path().join("nets.jsonl");
+    let (out, _) = common::bnsl_interrupted_after(
+        &[
+            "learn",
+            &scores,
+            "--collect",
+            "--epsilon",
+            "60",
+            "--max-networks",
+            "100000000",
+            "--collect-out",
+            nets.to_str().unwrap(),
+        ],
+        std::time::Duration::from_millis(1500),
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    let summary = String::from_utf8_lossy(&out.stdout);
+    assert!(summary.contains("status interrupted"), "{summary}");
+    let found: u64 = summary
+        .split_once("networks ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no network count in {summary}"));
+    assert!(found > 0, "{summary}");
+    assert_eq!(
+        std::fs::read_to_string(&nets).unwrap().lines().count() as u64,
+        found
+    );
+}
