@@ -147,7 +147,8 @@ impl<'a> Iterator for NonBlankLines<'a> {
                 self.line += skipped.iter().filter(|&&b| b == b'\n').count();
                 self.rest = &self.rest[last_break + 1..];
             }
-            if self.rest.trim().is_empty() {
+            if blank == bytes.len() {
+                // Only blank text is left: the line it ends on, if any, is the last.
                 if !self.rest.is_empty() {
                     self.line += 1;
                     self.rest = "";
