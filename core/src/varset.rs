@@ -370,14 +370,11 @@ impl VarSet {
         self.sibling_of_sorted(&kept)
     }
 
-    /// The set of the sorted, distinct `members` over the same `n` as `self`.
+    /// The set of the sorted, distinct `members` over the same `n` as `self`, a set
+    /// beyond 128 variables (only those are stored as lists).
     fn sibling_of_sorted(&self, members: &[u32]) -> VarSet {
-        let words = self.word_count();
-        if words <= INLINE_WORDS {
-            return VarSet::from_members(words * 64, members.iter().map(|&m| m as usize));
-        }
         VarSet {
-            repr: Repr::from_sorted(words, members),
+            repr: Repr::from_sorted(self.word_count(), members),
         }
     }
 
@@ -386,7 +383,7 @@ impl VarSet {
         if let (Repr::Small { len, words: a }, Repr::Small { words: b, .. }) =
             (&self.repr, &other.repr)
         {
-            debug_assert_eq!(Some(len), other.small_len());
+            debug_assert_eq!(*len as usize, other.word_count());
             let mut words = [0; INLINE_WORDS];
             for (i, w) in words[..*len as usize].iter_mut().enumerate() {
                 *w = op(a[i], b[i]);
@@ -400,14 +397,6 @@ impl VarSet {
         let words: Box<[u64]> = a.iter().zip(b).map(|(&a, &b)| op(a, b)).collect();
         VarSet {
             repr: Repr::from_bits(words),
-        }
-    }
-
-    /// The word count of an inline bitset.
-    fn small_len(&self) -> Option<&u8> {
-        match &self.repr {
-            Repr::Small { len, .. } => Some(len),
-            _ => None,
         }
     }
 
