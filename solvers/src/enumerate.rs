@@ -220,44 +220,9 @@ impl Search<'_> {
 mod tests {
     use super::*;
     use crate::dp::{solve_dp, DpOptions};
-    use bnsl_formulations::{Candidate, VarSet};
+    use crate::test_tables::{arb_table, table_from};
+    use bnsl_formulations::VarSet;
     use proptest::prelude::*;
-
-    /// A random table over `n` nodes: the empty set plus random parent sets per node.
-    fn table_from(n: usize, raw: &[Vec<(u32, i32)>]) -> ScoreTable {
-        let candidates = raw
-            .iter()
-            .enumerate()
-            .map(|(v, list)| {
-                let mut out = vec![Candidate {
-                    parents: VarSet::empty(n),
-                    score: -50.0,
-                }];
-                for &(mask, s) in list {
-                    let mask = mask & !(1 << v) & ((1 << n) - 1);
-                    let parents = VarSet::from_members(n, (0..n).filter(|b| mask >> b & 1 == 1));
-                    if mask != 0 && out.iter().all(|c| c.parents != parents) {
-                        out.push(Candidate {
-                            parents,
-                            score: f64::from(s) / 4.0,
-                        });
-                    }
-                }
-                out
-            })
-            .collect();
-        ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).expect("valid")
-    }
-
-    fn arb_table() -> impl Strategy<Value = ScoreTable> {
-        (2usize..=5).prop_flat_map(|n| {
-            proptest::collection::vec(
-                proptest::collection::vec((0u32..(1 << n), -200i32..-1), 0..5),
-                n,
-            )
-            .prop_map(move |raw| table_from(n, &raw))
-        })
-    }
 
     /// Every combination of one candidate per node, kept when acyclic and within the
     /// threshold.
@@ -287,7 +252,7 @@ mod tests {
         /// set (so each DAG comes once), with the same scores; every network checks against the table; with the
         /// optimum as threshold it finds exactly the optimal networks, the DP's among them.
         #[test]
-        fn equals_the_filtered_product(table in arb_table(), slack in 0u32..40) {
+        fn equals_the_filtered_product(table in arb_table(5), slack in 0u32..40) {
             let opt = solve_dp(&table, &DpOptions::default()).unwrap();
             let threshold = opt.score - f64::from(slack) / 4.0;
             let found = networks_within(&table, threshold, &EnumerationLimits::default()).unwrap();

@@ -10,3 +10,6 @@ pub mod milp;
 pub mod stop;
 
 pub use stop::StopToken;
+
+#[cfg(test)]
+mod test_tables;
