@@ -341,6 +341,10 @@ fn c_string(text: &str) -> Result<CString, SolverError> {
     CString::new(text).map_err(|_| error(format!("`{text}` contains a NUL byte")))
 }
 
+/// Solves `model`. When HiGHS ends in an error status after presolve, the solve is run
+/// again without presolve: HiGHS's postsolve can turn an optimal solution of the
+/// presolved program into one that violates a row of the original, which HiGHS then
+/// reports as a solve error (e.g. on small family programs with no-good rows).
 fn run(
     model: &MilpModel,
     limits: &Limits,
@@ -352,6 +356,28 @@ fn run(
     if let Some(outcome) = trivial_outcome(model) {
         return Ok(outcome);
     }
+    let presolve_off = options
+        .iter()
+        .rev()
+        .find(|(name, _)| name == "presolve")
+        .is_some_and(|(_, value)| *value == HighsOption::Text("off".into()));
+    let first = run_once(model, limits, start, watch, options);
+    if first.is_ok() || presolve_off || limits.stop.is_stopped() {
+        return first;
+    }
+    let mut without = options.to_vec();
+    without.push(("presolve".into(), HighsOption::Text("off".into())));
+    run_once(model, limits, start, watch, &without)
+}
+
+/// One HiGHS solve of `model` with `options`.
+fn run_once(
+    model: &MilpModel,
+    limits: &Limits,
+    start: Option<&[f64]>,
+    watch: Option<&MipWatch>,
+    options: &[(String, HighsOption)],
+) -> Result<MilpOutcome, SolverError> {
     let begin = Instant::now();
     let mut highs = build(model)?;
     configure(&mut highs, limits)?;
