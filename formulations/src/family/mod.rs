@@ -130,17 +130,24 @@ impl<'t> FamilyIlp<'t> {
         model
     }
 
-    /// The graph that picks, for every node, its column of largest value (the chosen
-    /// family when `values` is integral). It may contain cycles.
-    pub fn graph_of(&self, values: &[f64]) -> Dag {
-        let parents = (0..self.n())
+    /// For every node, its column of largest value (the first of equal ones): the
+    /// chosen family when `values` is integral.
+    pub fn chosen_columns(&self, values: &[f64]) -> Vec<usize> {
+        (0..self.n())
             .map(|v| {
-                let best = self
-                    .columns_of(v)
+                self.columns_of(v)
                     .max_by(|&a, &b| values[a].total_cmp(&values[b]).then(b.cmp(&a)))
-                    .expect("every node has a candidate");
-                self.parents(best).clone()
+                    .expect("every node has a candidate")
             })
+            .collect()
+    }
+
+    /// The graph of [`FamilyIlp::chosen_columns`]. It may contain cycles.
+    pub fn graph_of(&self, values: &[f64]) -> Dag {
+        let parents = self
+            .chosen_columns(values)
+            .into_iter()
+            .map(|c| self.parents(c).clone())
             .collect();
         Dag::from_parents(parents)
     }

@@ -24,11 +24,14 @@
 //! The bound reported is the best proven bound of any round: every round solves a
 //! relaxation of the problem.
 
+use super::collect::{CollectProgress, CollectSettings};
+use super::collect_loop::collect_by_rounds;
 use super::live::solve_reporting;
 use super::node_cuts::ClusterSeparator;
 use super::separation::{MilpSubIp, Pipeline};
 use super::sink::round_to_dag;
 use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
+use crate::enumerate::Enumeration;
 use crate::milp::{
     sub_ip_backend, Limits, MilpBackend, MilpOutcome, MipWatch, NodeCuts, SolverError, Status,
     Watched,
@@ -78,6 +81,15 @@ impl FamilyIlpSolver for CutLoop<'_> {
         }
         Ok(run.outcome())
     }
+
+    fn collect(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        settings: &CollectSettings,
+        progress: &dyn Fn(&CollectProgress),
+    ) -> Result<Enumeration, SolverError> {
+        collect_by_rounds(self.backend, ilp, settings, progress)
+    }
 }
 
 /// Phase 2 alone, from the program without any cluster cut (for tests: every cycle
@@ -96,7 +108,7 @@ pub(super) fn mip_rounds_only(
 
 /// The cluster separator for the nodes of `backend`'s MIP rounds, if it has node cuts
 /// and `options` do not turn them off.
-fn node_separator(
+pub(super) fn node_separator(
     backend: &dyn MilpBackend,
     ilp: &FamilyIlp<'_>,
     options: &IlpOptions,

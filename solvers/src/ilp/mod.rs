@@ -14,8 +14,11 @@
 //! - [`ordering::solve_ordering`]: the polynomial-size ordering formulation in one call.
 //!
 //! Every engine reports the same [`IlpOutcome`]: incumbent DAG, proven bound, and the
-//! work done.
+//! work done. Every engine also collects all DAGs above a score threshold
+//! ([`FamilyIlpSolver::collect`], see [`collect`]).
 
+pub mod collect;
+mod collect_loop;
 pub mod cut_loop;
 mod live;
 mod node_cuts;
@@ -26,11 +29,15 @@ mod separation;
 mod sink;
 
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
+mod collect_tests;
+#[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod tests;
 
+use crate::enumerate::Enumeration;
 use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use bnsl_formulations::family::separation::SeparationOptions;
 use bnsl_formulations::Dag;
+use collect::{CollectProgress, CollectSettings};
 
 /// Settings of one exact ILP solve.
 #[derive(Clone, Debug, Default)]
@@ -141,4 +148,14 @@ pub trait FamilyIlpSolver {
         options: &IlpOptions,
         progress: &dyn Fn(&IlpProgress),
     ) -> Result<IlpOutcome, SolverError>;
+
+    /// Collects every DAG of `ilp`'s table that scores at least `settings.threshold`,
+    /// within the settings' limits (see [`collect`]). `progress` is called whenever a
+    /// DAG is collected.
+    fn collect(
+        &self,
+        ilp: &bnsl_formulations::FamilyIlp<'_>,
+        settings: &CollectSettings,
+        progress: &dyn Fn(&CollectProgress),
+    ) -> Result<Enumeration, SolverError>;
 }

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 
 /// A random table: node v gets the empty set and up to 6 random parent sets of at most
 /// 3 other nodes, with scores that favour larger sets (so cycles tempt the relaxation).
-fn table_strategy() -> impl Strategy<Value = ScoreTable> {
+pub(super) fn table_strategy() -> impl Strategy<Value = ScoreTable> {
     (3usize..=7).prop_flat_map(|n| {
         let node = prop::collection::vec((any::<u32>(), -400i32..0), 0..=6);
         prop::collection::vec(node, n).prop_map(move |nodes| {

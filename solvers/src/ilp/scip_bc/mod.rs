@@ -12,18 +12,25 @@
 //!   (§5 of the paper); cuts are global rows kept in SCIP's cut pool;
 //! - the sink heuristic rounds LP solutions into DAGs (§6);
 //! - an event handler reports progress when the incumbent or the bound improve.
+//!
+//! The same tree collects every DAG above a threshold (seed 002) with the handler
+//! `collector` added and the threshold as SCIP's objective limit.
 
 mod acyclic;
+mod collector;
 mod engine;
 mod params;
 mod plugins;
 mod propagator;
 mod sub_scip;
 
+use super::collect::{search_limit, CollectProgress, CollectSettings, Found};
 use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
+use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
 use bnsl_formulations::family::set_packing::set_packing_rows;
 use bnsl_formulations::{Dag, FamilyIlp};
+use collector::Collector;
 use engine::{Engine, ScipCallFailed};
 use plugins::{ClusterSeparator, ProgressEvents, SinkHeuristic, StartHeuristic};
 use russcip::prelude::*;
@@ -241,7 +248,71 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         outcome.time_s = began.elapsed().as_secs_f64();
         Ok(outcome)
     }
+
+    fn collect(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        settings: &CollectSettings,
+        progress: &dyn Fn(&CollectProgress),
+    ) -> Result<Enumeration, SolverError> {
+        let options = collection_options(&settings.ilp);
+        options.limits.validate()?;
+        let (scip, vars) = self.build(ilp, &options)?;
+        let original = vars.iter().map(Variable::inner).collect();
+        // SAFETY: as in `solve`; `ignore` is static.
+        let engine = Rc::new(RefCell::new(unsafe {
+            Engine::new(ilp, original, &options, &self.settings, &ignore)
+        }));
+        // SAFETY: the collector lives in the handler of `scip`, dropped before `progress`.
+        let collector = Rc::new(RefCell::new(unsafe {
+            Collector::new(engine.clone(), Found::new(settings), progress)
+        }));
+        let mut scip = self.include_plugins(scip, &engine)?;
+        collector::include(scip.scip_ptr(), &collector)
+            .map_err(failed("including the collection handler"))?;
+        scip = self.set_params(scip, &options)?;
+        let limit = search_limit(settings.threshold);
+        // SAFETY: the live instance, in the problem stage.
+        engine::check(unsafe { ffi::SCIPsetObjlimit(scip.scip_ptr(), limit) })
+            .map_err(failed("setting the objective limit"))?;
+        let solved = scip
+            .try_solve()
+            .map_err(|code| error(format!("solve failed: {code:?}")))?;
+        if options.limits.verbose {
+            // SAFETY: the solved instance is live; a null file is SCIP's standard output.
+            let _ = unsafe { ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
+        }
+        let end = match solved.status() {
+            russcip::Status::Infeasible | russcip::Status::Inforunbd | russcip::Status::Optimal => {
+                EnumerationEnd::Complete
+            }
+            _ => EnumerationEnd::Stopped,
+        };
+        drop(vars);
+        drop(solved);
+        let collector = Rc::try_unwrap(collector)
+            .map_err(|_| error("the collection handler outlived SCIP".into()))?
+            .into_inner();
+        Ok(collector.found.finish(end))
+    }
 }
+
+/// The options of a collection's search: those of `options` without a gap, a start or
+/// an improving-solution limit, which do not apply.
+fn collection_options(options: &IlpOptions) -> IlpOptions {
+    IlpOptions {
+        limits: Limits {
+            gap: None,
+            improving_solutions: None,
+            ..options.limits.clone()
+        },
+        start: None,
+        ..options.clone()
+    }
+}
+
+/// Progress of the optimising kind, not reported while collecting.
+fn ignore(_: &IlpProgress) {}
 
 impl ScipBranchAndCut {
     /// Whether a `--scip-param limits/gap|limits/absgap` gives SCIP a gap limit of its

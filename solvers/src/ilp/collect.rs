@@ -1,0 +1,165 @@
+//! Collecting every DAG whose score reaches a threshold with the family ILP: the search
+//! of seed 002 ("The Bayes Factor Approach", Liao et al.), which finds the networks
+//! within a Bayes factor of the optimum in one branch and cut.
+//!
+//! The engines search the DAGs scoring at least [`search_limit`] of the threshold: an
+//! objective limit on SCIP, a row on the cut loop's back-ends. Each DAG the search meets
+//! is excluded by a no-good over its family columns, so the search moves on to the
+//! others, and is recorded by [`Found`] when its score, recomputed from the table,
+//! reaches the threshold itself. The margin between the two keeps the solvers'
+//! tolerances from deciding networks right at the threshold; the recomputed score
+//! decides them, identically on every back-end.
+
+use super::IlpOptions;
+use crate::enumerate::{Enumeration, EnumerationEnd};
+use bnsl_formulations::{Dag, FamilyIlp};
+use rustc_hash::FxHashSet;
+
+/// What to collect.
+#[derive(Clone, Debug, Default)]
+pub struct CollectSettings {
+    /// Collect the DAGs scoring at least this.
+    pub threshold: f64,
+    /// Stop once this many DAGs are collected (`None`: no limit).
+    pub max_networks: Option<usize>,
+    /// The time limit (in the limits, covering the collection), the stop token,
+    /// separation settings and engine switches of the search. Its gap, start DAG and
+    /// improving-solution limit do not apply.
+    pub ilp: IlpOptions,
+}
+
+/// A snapshot of a running collection, for progress lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CollectProgress {
+    /// DAGs collected so far.
+    pub networks: usize,
+    /// Branch-and-bound nodes (or, on the cut loop, MIP solves) so far.
+    pub nodes: u64,
+}
+
+/// The objective bound the search uses for `threshold`: a little below, by 1e-3 or
+/// 1e-9 of the threshold's magnitude, whichever is larger (see the module doc).
+pub fn search_limit(threshold: f64) -> f64 {
+    threshold - (1e-3f64).max(1e-9 * threshold.abs())
+}
+
+/// The DAGs collected so far, each once.
+pub(crate) struct Found {
+    threshold: f64,
+    max_networks: usize,
+    /// The chosen columns of every DAG recorded.
+    seen: FxHashSet<Box<[u32]>>,
+    networks: Vec<(Dag, f64)>,
+}
+
+/// Whether a DAG offered to [`Found::offer`] was recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Offered {
+    /// A new DAG reaching the threshold.
+    Recorded,
+    /// Recorded before, cyclic, or below the threshold.
+    Passed,
+}
+
+impl Found {
+    pub(crate) fn new(settings: &CollectSettings) -> Self {
+        Found {
+            threshold: settings.threshold,
+            max_networks: settings.max_networks.unwrap_or(usize::MAX),
+            seen: FxHashSet::default(),
+            networks: Vec::new(),
+        }
+    }
+
+    /// Records the graph of `columns` (one chosen column per node) if it is acyclic,
+    /// new, and scores at least the threshold (recomputed from the table).
+    pub(crate) fn offer(&mut self, ilp: &FamilyIlp<'_>, columns: &[usize]) -> Offered {
+        let key: Box<[u32]> = columns
+            .iter()
+            .map(|&c| u32::try_from(c).expect("column indices fit in 32 bits"))
+            .collect();
+        if self.seen.contains(&key) {
+            return Offered::Passed;
+        }
+        let dag = Dag::from_parents(columns.iter().map(|&c| ilp.parents(c).clone()).collect());
+        match dag.check(ilp.table()) {
+            Ok(score) if score >= self.threshold => {
+                self.seen.insert(key);
+                self.networks.push((dag, score));
+                Offered::Recorded
+            }
+            _ => Offered::Passed,
+        }
+    }
+
+    /// Whether the network limit is reached.
+    pub(crate) fn is_full(&self) -> bool {
+        self.networks.len() >= self.max_networks
+    }
+
+    /// DAGs recorded so far.
+    pub(crate) fn len(&self) -> usize {
+        self.networks.len()
+    }
+
+    /// The networks, and why the search ended: the network limit when it is reached,
+    /// else `end`.
+    pub(crate) fn finish(self, end: EnumerationEnd) -> Enumeration {
+        let end = if self.is_full() {
+            EnumerationEnd::NetworkLimit
+        } else {
+            end
+        };
+        Enumeration {
+            networks: self.networks,
+            end,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_tables::table_from;
+
+    #[test]
+    fn the_search_limit_lies_below_the_threshold() {
+        assert_eq!(search_limit(-10.0), -10.001);
+        assert!(search_limit(-1e8) < -1e8 - 0.09);
+    }
+
+    /// A DAG is recorded once, when acyclic and at or above the threshold.
+    #[test]
+    fn found_records_each_acyclic_dag_above_the_threshold_once() {
+        // Each node: {} −100, the other node −1.
+        let table = table_from(2, &[vec![(0b10, -2)], vec![(0b01, -2)]]);
+        let ilp = FamilyIlp::new(&table);
+        let column = |v: usize, with_parent: bool| {
+            let k = table
+                .candidates(v)
+                .iter()
+                .position(|c| c.parents.is_empty() != with_parent);
+            ilp.column(v, k.unwrap())
+        };
+        let mut found = Found::new(&CollectSettings {
+            threshold: -101.0,
+            max_networks: Some(2),
+            ..CollectSettings::default()
+        });
+        let cycle = [column(0, true), column(1, true)];
+        assert_eq!(found.offer(&ilp, &cycle), Offered::Passed, "cyclic");
+        let empty = [column(0, false), column(1, false)];
+        assert_eq!(found.offer(&ilp, &empty), Offered::Passed, "score −200");
+        let one_arc = [column(0, true), column(1, false)];
+        assert_eq!(found.offer(&ilp, &one_arc), Offered::Recorded);
+        assert_eq!(found.offer(&ilp, &one_arc), Offered::Passed, "seen");
+        assert!(!found.is_full());
+        let other_arc = [column(0, false), column(1, true)];
+        assert_eq!(found.offer(&ilp, &other_arc), Offered::Recorded);
+        assert!(found.is_full());
+        let done = found.finish(EnumerationEnd::Complete);
+        assert_eq!(done.end, EnumerationEnd::NetworkLimit);
+        assert_eq!(done.networks.len(), 2);
+        assert!(done.networks.iter().all(|(_, s)| *s == -101.0));
+    }
+}

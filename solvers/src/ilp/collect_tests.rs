@@ -1,0 +1,187 @@
+//! Every engine's collection ([`FamilyIlpSolver::collect`]) on every compiled back-end
+//! against the enumeration oracle ([`networks_within`]), set for set.
+
+use super::collect::{CollectProgress, CollectSettings};
+use super::cut_loop::CutLoop;
+use super::tests::table_strategy;
+use super::{family_solver, FamilyIlpSolver, IlpOptions};
+use crate::dp::{solve_dp, DpOptions};
+use crate::enumerate::{networks_within, Enumeration, EnumerationEnd, EnumerationLimits};
+use crate::milp::{backends, Limits};
+use crate::StopToken;
+use bnsl_formulations::{Candidate, VarSet};
+use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use std::cell::Cell;
+
+/// The engines of every compiled back-end: its own (SCIP's branch and cut, else the cut
+/// loop) and, where that differs, the cut loop.
+fn engines(backend: &dyn crate::milp::MilpBackend) -> Vec<(String, Box<dyn FamilyIlpSolver + '_>)> {
+    let mut all = vec![(backend.name().to_string(), family_solver(backend))];
+    if backend.branch_and_cut().is_some() {
+        all.push((
+            format!("{} cut loop", backend.name()),
+            Box::new(CutLoop::new(backend)),
+        ));
+    }
+    all
+}
+
+/// The DAGs of a collection as sorted parent lists, with their scores.
+fn sorted(found: &Enumeration) -> Vec<(Vec<Vec<usize>>, f64)> {
+    let mut all: Vec<_> = found
+        .networks
+        .iter()
+        .map(|(dag, score)| (parent_lists(dag), *score))
+        .collect();
+    all.sort_by(|a, b| a.0.cmp(&b.0));
+    all
+}
+
+fn parent_lists(dag: &Dag) -> Vec<Vec<usize>> {
+    dag.all_parents()
+        .iter()
+        .map(|p| p.iter().collect())
+        .collect()
+}
+
+fn collect_all(
+    engine: &dyn FamilyIlpSolver,
+    table: &ScoreTable,
+    threshold: f64,
+    max_networks: Option<usize>,
+    stop: StopToken,
+) -> (Enumeration, usize) {
+    let settings = CollectSettings {
+        threshold,
+        max_networks,
+        ilp: IlpOptions {
+            limits: Limits {
+                stop,
+                ..Limits::default()
+            },
+            ..IlpOptions::default()
+        },
+    };
+    let reported = Cell::new(0);
+    let progress = |p: &CollectProgress| {
+        assert_eq!(p.networks, reported.get() + 1, "one report per network");
+        reported.set(p.networks);
+    };
+    let found = engine
+        .collect(&FamilyIlp::new(table), &settings, &progress)
+        .unwrap();
+    (found, reported.get())
+}
+
+/// A random table whose DAGs lie close together in score, so that dozens to hundreds of
+/// them fall within a few units of the optimum: node v gets the empty set (−8) and up to
+/// 4 random parent sets of other nodes, scoring −12 to −2 in quarters.
+fn close_table_strategy() -> impl Strategy<Value = ScoreTable> {
+    (3usize..=5).prop_flat_map(|n| {
+        let node = prop::collection::vec((any::<u32>(), -48i32..-8), 0..=4);
+        prop::collection::vec(node, n).prop_map(move |nodes| {
+            let candidates = nodes
+                .iter()
+                .enumerate()
+                .map(|(v, raw)| {
+                    let mut list = vec![Candidate {
+                        parents: VarSet::empty(n),
+                        score: -8.0,
+                    }];
+                    for &(bits, score) in raw {
+                        let parents = VarSet::from_members(
+                            n,
+                            (0..n).filter(|&u| u != v && bits >> u & 1 == 1),
+                        );
+                        if list.iter().all(|c| c.parents != parents) {
+                            list.push(Candidate {
+                                parents,
+                                score: f64::from(score) / 4.0,
+                            });
+                        }
+                    }
+                    list
+                })
+                .collect();
+            ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Within ε of the optimum (ε = 0 included: exactly the optimal DAGs), every engine
+    /// collects the enumeration's DAGs, each once, with its scores.
+    #[test]
+    fn every_engine_collects_the_oracle_set(
+        table in close_table_strategy(),
+        epsilon in prop::sample::select(vec![0.0, 2.0, 6.0, 20.0]),
+    ) {
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+        let threshold = optimum - epsilon;
+        let oracle = networks_within(&table, threshold, &EnumerationLimits::default()).unwrap();
+        prop_assert_eq!(oracle.end, EnumerationEnd::Complete);
+        let expected = sorted(&oracle);
+        if epsilon == 0.0 {
+            prop_assert!(expected.iter().all(|(_, s)| *s == optimum));
+        }
+        for backend in backends() {
+            for (name, engine) in engines(backend.as_ref()) {
+                let (found, reported) =
+                    collect_all(engine.as_ref(), &table, threshold, None, StopToken::new());
+                prop_assert_eq!(found.end, EnumerationEnd::Complete, "{}", name);
+                prop_assert_eq!(reported, found.networks.len(), "{}", name);
+                prop_assert_eq!(&sorted(&found), &expected, "{}", name);
+            }
+        }
+    }
+}
+
+/// The network limit ends a collection with that many valid DAGs above the threshold;
+/// a stopped token ends it with what it has (or complete, if the search ended before it
+/// looked at the token).
+#[test]
+fn limits_end_a_collection_with_what_it_found() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let table = loop {
+        let table = table_strategy().new_tree(&mut runner).unwrap().current();
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+        let all = networks_within(&table, optimum - 40.0, &EnumerationLimits::default()).unwrap();
+        if all.networks.len() > 5 {
+            break table;
+        }
+    };
+    let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+    let threshold = optimum - 40.0;
+    let all = sorted(&networks_within(&table, threshold, &EnumerationLimits::default()).unwrap());
+    for backend in backends() {
+        for (name, engine) in engines(backend.as_ref()) {
+            let (found, _) = collect_all(
+                engine.as_ref(),
+                &table,
+                threshold,
+                Some(3),
+                StopToken::new(),
+            );
+            assert_eq!(found.end, EnumerationEnd::NetworkLimit, "{name}");
+            assert_eq!(found.networks.len(), 3, "{name}");
+            for (dag, score) in &found.networks {
+                assert_eq!(dag.check(&table).unwrap(), *score, "{name}");
+                assert!(*score >= threshold, "{name}");
+            }
+            let stopped = StopToken::new();
+            stopped.stop();
+            let (found, _) = collect_all(engine.as_ref(), &table, threshold, None, stopped);
+            match found.end {
+                EnumerationEnd::Stopped => {
+                    assert!(sorted(&found).iter().all(|n| all.contains(n)), "{name}")
+                }
+                EnumerationEnd::Complete => assert_eq!(sorted(&found), all, "{name}"),
+                EnumerationEnd::NetworkLimit => panic!("{name}: no network limit was set"),
+            }
+        }
+    }
+}
