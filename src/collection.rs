@@ -8,15 +8,24 @@
 //! tolerance takes in networks that lie on the boundary up to the rounding of score
 //! files; [`Collected::in_tolerance`] counts them.
 //!
-//! The engine is the enumeration of [`bnsl_solvers::enumerate`] (up to
-//! [`MAX_VARIABLES`] variables), bounded by the exact completion value, after the
-//! optimum is found by dynamic programming.
+//! Two engines ([`CollectEngine`]), each finding OPT first and then collecting in one
+//! search, as in the paper:
+//! - the enumeration of [`bnsl_solvers::enumerate`] (up to [`MAX_VARIABLES`] variables),
+//!   bounded by the exact completion value, after OPT by dynamic programming;
+//! - the family ILP ([`FamilyIlpSolver::collect`](bnsl_solvers::ilp::FamilyIlpSolver::collect)): OPT by the exact solve, then SCIP's
+//!   branch and cut with the threshold as objective limit, or the cut loop of HiGHS and
+//!   CBC with no-good rows.
 
+use crate::ilp::{engine_kind, Formulation};
 use bnsl_formulations::equivalence::{collider_class_key, cpdag, markov_class_key, Cpdag};
-use bnsl_formulations::{Dag, ScoreTable};
+use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 pub use bnsl_solvers::enumerate::MAX_VARIABLES;
-use bnsl_solvers::enumerate::{networks_within, EnumerationEnd, EnumerationLimits};
+use bnsl_solvers::enumerate::{networks_within, Enumeration, EnumerationEnd, EnumerationLimits};
+pub use bnsl_solvers::ilp::collect::CollectProgress;
+use bnsl_solvers::ilp::collect::CollectSettings;
+use bnsl_solvers::ilp::{family_solver, IlpOptions};
+use bnsl_solvers::milp::{configured, BackendChoiceError, BackendParam, SolverError, Status};
 use bnsl_solvers::StopToken;
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -29,6 +38,27 @@ pub const COLLECT_TOLERANCE: f64 = 1e-4;
 /// The paper's limit on the number of networks collected.
 pub const DEFAULT_MAX_NETWORKS: usize = 150_000;
 
+/// The search that collects.
+#[derive(Clone, Debug, Default)]
+pub enum CollectEngine {
+    /// The enumeration for tables of at most [`MAX_VARIABLES`] variables, the family ILP
+    /// on the first compiled-in back-end beyond.
+    #[default]
+    Auto,
+    /// The enumeration (tables of at most [`MAX_VARIABLES`] variables).
+    Enumeration,
+    /// The family ILP.
+    Ilp {
+        /// Back-end name (`scip`, `highs`, `cbc`); `None`: the first compiled in.
+        backend: Option<String>,
+        /// The user's options for the back-end, checked by it.
+        backend_params: Vec<BackendParam>,
+        /// Threads, seed, solver log and separation settings. The time limit and stop
+        /// token are [`CollectOptions`]'.
+        options: IlpOptions,
+    },
+}
+
 /// What to collect and when to stop.
 #[derive(Clone, Debug)]
 pub struct CollectOptions {
@@ -40,17 +70,26 @@ pub struct CollectOptions {
     pub time_limit: Option<Duration>,
     /// Stop once stopped from outside (Ctrl+C).
     pub stop: StopToken,
+    /// The search.
+    pub engine: CollectEngine,
 }
 
 impl CollectOptions {
-    /// Collection within a Bayes factor `bf` ≥ 1 (ε = ln BF), the paper's network limit.
+    /// Collection within a Bayes factor `bf` ≥ 1 (ε = ln BF), the paper's network limit,
+    /// the engine chosen by size.
     pub fn bayes_factor(bf: f64) -> Self {
         CollectOptions {
             epsilon: bf.ln(),
             max_networks: DEFAULT_MAX_NETWORKS,
             time_limit: None,
             stop: StopToken::new(),
+            engine: CollectEngine::Auto,
         }
+    }
+
+    /// The time left after `elapsed`.
+    fn remaining(&self, elapsed: Duration) -> Option<Duration> {
+        self.time_limit.map(|t| t.saturating_sub(elapsed))
     }
 }
 
@@ -93,6 +132,10 @@ pub struct Collected {
     pub in_tolerance: usize,
     /// Whether every network within the bound was collected, or a limit ended it.
     pub end: EnumerationEnd,
+    /// The engine that collected: `enumeration`, `branch_and_cut` (SCIP) or `cut_loop`.
+    pub engine: &'static str,
+    /// The ILP back-end, for the ILP engines.
+    pub backend: Option<&'static str>,
     /// Seconds to the optimum.
     pub time_to_opt_s: f64,
     /// Seconds in all.
@@ -108,34 +151,61 @@ pub enum CollectError {
     /// The table is beyond the enumeration's size.
     #[error(transparent)]
     TooManyVariables(#[from] bnsl_solvers::enumerate::TooManyVariables),
-    /// The optimum could not be found.
+    /// The optimum could not be found by dynamic programming.
     #[error("finding the optimum")]
     Optimum(#[source] DpError),
+    /// The ILP back-end could not be set up.
+    #[error(transparent)]
+    Backend(#[from] BackendChoiceError),
+    /// The ILP back-end failed.
+    #[error(transparent)]
+    Solver(#[from] SolverError),
+    /// The ILP stopped before proving the optimum (time limit or Ctrl+C): nothing was
+    /// collected.
+    #[error(
+        "the optimum was not proven before the search stopped (status {}): nothing collected",
+        .0.as_str()
+    )]
+    OptimumNotProven(Status),
 }
 
 /// Collects every network of `table` within ε of the optimum (see the module doc).
-pub fn collect(table: &ScoreTable, opts: &CollectOptions) -> Result<Collected, CollectError> {
+/// `progress` sees each network the ILP engines collect.
+pub fn collect(
+    table: &ScoreTable,
+    opts: &CollectOptions,
+    progress: &dyn Fn(&CollectProgress),
+) -> Result<Collected, CollectError> {
     if !(opts.epsilon.is_finite() && opts.epsilon >= 0.0) {
         return Err(CollectError::Epsilon(opts.epsilon));
     }
-    if table.n() > MAX_VARIABLES {
-        return Err(bnsl_solvers::enumerate::TooManyVariables(table.n()).into());
-    }
     let start = Instant::now();
-    let dp = DpOptions {
-        time_limit: opts.time_limit,
-        stop: opts.stop.clone(),
-        ..DpOptions::default()
+    let (engine, backend, opt, time_to_opt_s, found) = match &opts.engine {
+        CollectEngine::Enumeration => enumerate(table, opts, start)?,
+        CollectEngine::Auto if table.n() <= MAX_VARIABLES => enumerate(table, opts, start)?,
+        CollectEngine::Auto => by_ilp(
+            table,
+            opts,
+            None,
+            &[],
+            &IlpOptions::default(),
+            start,
+            progress,
+        )?,
+        CollectEngine::Ilp {
+            backend,
+            backend_params,
+            options,
+        } => by_ilp(
+            table,
+            opts,
+            backend.as_deref(),
+            backend_params,
+            options,
+            start,
+            progress,
+        )?,
     };
-    let opt = solve_dp(table, &dp).map_err(CollectError::Optimum)?.score;
-    let time_to_opt_s = start.elapsed().as_secs_f64();
-    let limits = EnumerationLimits {
-        max_networks: Some(opts.max_networks),
-        time_limit: opts.time_limit.map(|t| t.saturating_sub(start.elapsed())),
-        stop: opts.stop.clone(),
-    };
-    let threshold = opt - opts.epsilon - COLLECT_TOLERANCE;
-    let found = networks_within(table, threshold, &limits)?;
     let mut networks = found.networks;
     networks.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (networks, classes) = group(networks);
@@ -156,9 +226,77 @@ pub fn collect(table: &ScoreTable, opts: &CollectOptions) -> Result<Collected, C
         collider_classes,
         in_tolerance,
         end: found.end,
+        engine,
+        backend,
         time_to_opt_s,
         time_s: start.elapsed().as_secs_f64(),
     })
+}
+
+/// The collection threshold for `opt`.
+fn threshold(opt: f64, opts: &CollectOptions) -> f64 {
+    opt - opts.epsilon - COLLECT_TOLERANCE
+}
+
+/// What an engine found: its kind, its back-end, OPT, the seconds to OPT, the networks.
+type EngineRun = (&'static str, Option<&'static str>, f64, f64, Enumeration);
+
+/// OPT by dynamic programming, then the enumeration.
+fn enumerate(
+    table: &ScoreTable,
+    opts: &CollectOptions,
+    start: Instant,
+) -> Result<EngineRun, CollectError> {
+    if table.n() > MAX_VARIABLES {
+        return Err(bnsl_solvers::enumerate::TooManyVariables(table.n()).into());
+    }
+    let dp = DpOptions {
+        time_limit: opts.time_limit,
+        stop: opts.stop.clone(),
+        ..DpOptions::default()
+    };
+    let opt = solve_dp(table, &dp).map_err(CollectError::Optimum)?.score;
+    let time_to_opt_s = start.elapsed().as_secs_f64();
+    let limits = EnumerationLimits {
+        max_networks: Some(opts.max_networks),
+        time_limit: opts.remaining(start.elapsed()),
+        stop: opts.stop.clone(),
+    };
+    let found = networks_within(table, threshold(opt, opts), &limits)?;
+    Ok(("enumeration", None, opt, time_to_opt_s, found))
+}
+
+/// OPT by the family ILP on `backend`, then its collecting search.
+fn by_ilp(
+    table: &ScoreTable,
+    opts: &CollectOptions,
+    backend: Option<&str>,
+    backend_params: &[BackendParam],
+    options: &IlpOptions,
+    start: Instant,
+    progress: &dyn Fn(&CollectProgress),
+) -> Result<EngineRun, CollectError> {
+    let backend = configured(backend, backend_params)?;
+    let solver = family_solver(backend.as_ref());
+    let ilp = FamilyIlp::new(table);
+    let mut options = options.clone();
+    options.limits.stop = opts.stop.clone();
+    options.limits.time_limit = opts.time_limit.map(|t| t.as_secs_f64());
+    let optimum = solver.solve(&ilp, &options, &|_| {})?;
+    let opt = match (optimum.status, optimum.score) {
+        (Status::Optimal, Some(score)) => score,
+        (status, _) => return Err(CollectError::OptimumNotProven(status)),
+    };
+    let time_to_opt_s = start.elapsed().as_secs_f64();
+    options.limits.time_limit = opts.remaining(start.elapsed()).map(|t| t.as_secs_f64());
+    let settings = CollectSettings {
+        threshold: threshold(opt, opts),
+        max_networks: Some(opts.max_networks),
+        ilp: options,
+    };
+    let found = solver.collect(&ilp, &settings, progress)?;
+    let kind = engine_kind(backend.as_ref(), Formulation::Family);
+    Ok((kind, Some(backend.name()), opt, time_to_opt_s, found))
 }
 
 /// The networks (best first) with their class indices, and the classes in order of

@@ -39,7 +39,7 @@ fn a_score_file_collection_is_complete_and_consistent() {
         edges.to_str().unwrap(),
     ]);
     let table = read_scores(Path::new(&scores)).unwrap().table;
-    let lib = collect(&table, &CollectOptions::bayes_factor(20.0)).unwrap();
+    let lib = collect(&table, &CollectOptions::bayes_factor(20.0), &|_| {}).unwrap();
     assert_eq!(r["status"], "complete");
     assert_eq!(r["networks"], lib.networks.len());
     assert_eq!(r["classes"], lib.classes.len());

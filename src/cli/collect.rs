@@ -5,9 +5,11 @@ use super::learn::{constraints, Args};
 use super::{out, INTERRUPTED};
 use anyhow::{bail, Context};
 use bnsl::collection::{
-    collect, CollectOptions, Collected, EdgeProbabilities, COLLECT_TOLERANCE, DEFAULT_MAX_NETWORKS,
+    collect, CollectEngine, CollectOptions, CollectProgress, Collected, EdgeProbabilities,
+    COLLECT_TOLERANCE, DEFAULT_MAX_NETWORKS,
 };
 use bnsl::dag_io::parents_map;
+use bnsl::ilp::Formulation;
 use bnsl::pipeline::{is_data_file, load_problem, Method};
 use bnsl_formulations::equivalence::Cpdag;
 use bnsl_solvers::enumerate::EnumerationEnd;
@@ -25,7 +27,8 @@ use std::time::Duration;
 pub(crate) struct CollectArgs {
     /// Collect every network within a Bayes factor (--bayes-factor) or a score
     /// difference (--epsilon) of the optimum, grouped into Markov equivalence classes,
-    /// instead of one optimal network (seed 002; up to 25 variables).
+    /// instead of one optimal network (seed 002). The search: an enumeration after the
+    /// optimum by DP up to 25 variables, the family ILP beyond (or with --method ilp).
     #[arg(long)]
     pub collect: bool,
     /// BF ≥ 1: collect the networks whose posterior is within a factor BF of the best
@@ -74,14 +77,7 @@ impl CollectArgs {
 /// Runs `bnsl learn --collect`: exit code 0, or [`INTERRUPTED`] after Ctrl+C.
 pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     let epsilon = args.collect.epsilon()?;
-    if args.method.is_some() {
-        bail!(
-            "--collect runs its own search (the optimum by DP, then an enumeration): drop --method"
-        );
-    }
-    // Flags of the ILP and of the order searches would be ignored: refuse them as for DP.
-    args.ilp.check_used_by(Method::Dp)?;
-    args.search.check_used_by(Method::Dp, None)?;
+    let engine = engine(&args)?;
     if args.output.is_some() || args.format.is_some() {
         bail!("--collect writes its networks with --collect-out FILE.jsonl, not -o/--format");
     }
@@ -111,9 +107,15 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         max_networks: args.collect.max_networks,
         time_limit: args.run.time_limit.map(Duration::from_secs_f64),
         stop: StopToken::new(),
+        engine,
     };
     interrupt::catch_ctrl_c(&options.stop);
-    let collected = collect(&table, &options)?;
+    let bar = super::progress::counter("networks collected");
+    let collected = collect(&table, &options, &|p: &CollectProgress| {
+        bar.set_position(p.networks as u64)
+    });
+    bar.finish_and_clear();
+    let collected = collected?;
     let interrupted = options.stop.is_stopped();
     let edges = EdgeProbabilities::of(&collected);
     let names = table.names();
@@ -138,6 +140,45 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The collecting search the flags ask for: `--method dp` the enumeration, `--method
+/// ilp` (or an ILP flag such as `--backend`) the family ILP, neither the enumeration up
+/// to its size and the ILP beyond. Flags that do not apply to the chosen search are
+/// refused.
+fn engine(args: &Args) -> anyhow::Result<CollectEngine> {
+    let ilp_flags = !args.ilp.given_flags().is_empty();
+    let method = match args.method {
+        None if ilp_flags => Some(Method::Ilp),
+        m => m,
+    };
+    args.search.check_used_by(Method::Dp, None)?;
+    match method {
+        None => Ok(CollectEngine::Auto),
+        Some(Method::Dp) => {
+            args.ilp.check_used_by(Method::Dp)?;
+            Ok(CollectEngine::Enumeration)
+        }
+        Some(Method::Ilp) => {
+            if args.ilp.gap.is_some() || args.ilp.warm_start.is_some() {
+                bail!("--collect searches every network within ε: --gap and --warm-start do not apply");
+            }
+            if args.ilp.formulation != Formulation::Family {
+                bail!("--collect runs on the family formulation: drop --formulation");
+            }
+            let settings = args.ilp.settings(&args.run, &args.search);
+            Ok(CollectEngine::Ilp {
+                backend: settings.backend,
+                backend_params: settings.backend_params,
+                options: settings.options,
+            })
+        }
+        Some(other) => bail!(
+            "--collect is exact: --method dp (optimum by DP, then an enumeration) or --method \
+             ilp (the family ILP), not {}",
+            other.name()
+        ),
+    }
 }
 
 /// Sets the pruning gap for scoring data: ε plus the collection tolerance, unless
@@ -239,7 +280,8 @@ fn summary_json(
         "tolerance": COLLECT_TOLERANCE, "in_tolerance": c.in_tolerance,
         "networks": c.networks.len(), "classes": c.classes.len(),
         "collider_classes": c.collider_classes, "status": status,
-        "time_s": c.time_s, "time_to_opt_s": c.time_to_opt_s, "backend": "enumeration",
+        "time_s": c.time_s, "time_to_opt_s": c.time_to_opt_s,
+        "engine": c.engine, "backend": c.backend,
         "max_networks": args.collect.max_networks,
         "class_list": classes, "arc_probabilities": arcs,
     })
@@ -256,7 +298,7 @@ fn summary_text(
 ) -> String {
     let mut s = format!(
         "opt {:.6}  epsilon {:.6} (Bayes factor {:.4})  networks {}  classes {}  \
-         collider_classes {}  status {status}  time {:.3}s (optimum at {:.3}s)\n",
+         collider_classes {}  status {status}  time {:.3}s (optimum at {:.3}s)  engine {}\n",
         c.opt,
         c.epsilon,
         c.epsilon.exp(),
@@ -264,7 +306,11 @@ fn summary_text(
         c.classes.len(),
         c.collider_classes,
         c.time_s,
-        c.time_to_opt_s
+        c.time_to_opt_s,
+        match c.backend {
+            Some(b) => format!("{} on {b}", c.engine),
+            None => c.engine.to_string(),
+        }
     );
     if c.in_tolerance > 0 {
         s.push_str(&format!(

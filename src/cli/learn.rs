@@ -188,7 +188,7 @@ fn parse_name_value(text: &str) -> Result<(String, String), String> {
 impl IlpArgs {
     /// The ILP-only flags given on the command line (the formulation has a default and
     /// is not among them).
-    fn given_flags(&self) -> Vec<&'static str> {
+    pub(super) fn given_flags(&self) -> Vec<&'static str> {
         let given = [
             ("--backend", self.backend.is_some()),
             ("--gap", self.gap.is_some()),
@@ -258,7 +258,7 @@ impl IlpArgs {
 
     /// The run's ILP settings; the ASOBS of `--warm-start asobs` takes `search`'s restart
     /// cap and local-search switch.
-    fn settings(&self, run: &RunLimitArgs, search: &OrderSearchArgs) -> IlpSettings {
+    pub(super) fn settings(&self, run: &RunLimitArgs, search: &OrderSearchArgs) -> IlpSettings {
         IlpSettings {
             backend: self.backend.clone(),
             formulation: self.formulation,
