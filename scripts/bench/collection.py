@@ -16,8 +16,12 @@ file and collecting from it against GOBNILP_dev's two runs, and their ratio.
 
 Usage: scripts/bench/collection.py BIN
 Environment: DATA (comma list of data set names, default the paper's sets up to 25
-             variables), BF (comma list, default 3,20,150), TIME_LIMIT (seconds per run,
-             default 600), SCORE (bic or bdeu, default bic), GOBNILP_DEV (see above).
+             variables; the others of Table 1 are insurance1000, mildew1000, alarm1000,
+             barley1000, sponge), BF (comma list, default 3,20,150), TIME_LIMIT
+             (seconds per run, default 600), SCORE (bic or bdeu, default bic), BACKEND
+             (collect on the family ILP of this back-end, e.g. scip; default: bnsl's
+             choice, the enumeration up to 25 variables, the ILP beyond), GOBNILP_DEV
+             (see above).
 """
 import json
 import math
@@ -39,7 +43,15 @@ PAPER = {
     "voting": {3: (27, 2, 1.3), 20: (441, 33, 4.0), 150: (2222, 170, 14.3)},
     "zoo": {3: (49, 13, 8.1), 20: (1111, 270, 21.9), 150: (21683, 5392, 299.3)},
     "hepatitis": {3: (580, 105, 7.1), 20: (87169, 15358, 513.3), 150: None},
+    "insurance1000": {3: (8226, 2062, 49.8), 20: (104870, 25580, 244.9), 150: (148925, 36072, 414.5)},
+    "mildew1000": {3: (1026, 2, 1.2), 20: (1026, 2, 1.2), 150: (2052, 4, 2.1)},
+    "alarm1000": {3: (1508, 122, 6.3), 20: (123352, 9323, 684.2), 150: None},
+    "barley1000": {3: (182, 1, 0.8), 20: (364, 2, 0.8), 150: (1274, 5, 1.3)},
+    "sponge": {3: (1102, 65, 16.8), 20: (146097, 7905, 1301.0), 150: None},
 }
+
+# The paper's data sets up to 25 variables (the enumeration's), the default of DATA.
+SMALL = ["tic-tac-toe", "wine", "adult", "nltcs", "voting", "zoo", "hepatitis"]
 
 
 def timed(cmd, timeout):
@@ -76,11 +88,13 @@ def main():
         print(__doc__, file=sys.stderr)
         sys.exit(2)
     bin_ = sys.argv[1]
-    names = os.environ.get("DATA", ",".join(PAPER)).split(",")
+    names = os.environ.get("DATA", ",".join(SMALL)).split(",")
     bfs = [int(b) for b in os.environ.get("BF", "3,20,150").split(",")]
     limit = os.environ.get("TIME_LIMIT", "600")
     score = os.environ.get("SCORE", "bic")
     peer = os.environ.get("GOBNILP_DEV")
+    backend = os.environ.get("BACKEND")
+    engine = ["--backend", backend] if backend else []
     work = tempfile.mkdtemp()
     extra = " bnsl wall s (score file) | GOBNILP_dev \\|G\\| | GOBNILP_dev wall s | bnsl / GOBNILP_dev |" if peer else ""
     print(f"| data | BF | paper \\|G\\| / \\|M\\| / T s | bnsl \\|G\\| | collider classes | Markov classes | in tolerance | status | time s | G, M as paper |{extra}")
@@ -90,7 +104,7 @@ def main():
         for bf in bfs:
             out = subprocess.run(
                 [bin_, "learn", path, "--score", score, "--max-parents", "100", "--collect",
-                 "--bayes-factor", str(bf), "--time-limit", limit, "--json"],
+                 "--bayes-factor", str(bf), "--time-limit", limit, "--json"] + engine,
                 capture_output=True, text=True)
             if out.returncode not in (0, 130):
                 print(f"| {name} | {bf} | | error: {out.stderr.strip()[:120]} |||||||")
@@ -102,17 +116,18 @@ def main():
             row = (f"| {name} | {bf} | {shown} | {r['networks']:,} | {r['collider_classes']:,} | "
                    f"{r['classes']:,} | {r['in_tolerance']} | {r['status']} | {r['time_s']:.3f} | {same} |")
             if peer:
-                row += peer_cells(bin_, peer, path, score, bf, work, float(limit))
+                row += peer_cells(bin_, peer, path, score, bf, work, float(limit), engine)
             print(row, flush=True)
 
 
-def peer_cells(bin_, peer, data, score, bf, work, limit):
+def peer_cells(bin_, peer, data, score, bf, work, limit, engine):
     """The GOBNILP_dev columns of a cell: both collect from the score file bnsl writes."""
     jkl = os.path.join(work, "cell.jkl")
     gap = math.log(bf) + 1e-4
     subprocess.run([bin_, "score", data, "--score", score, "--max-parents", "100",
                     "--prune-gap", repr(gap), "-o", jkl], capture_output=True, check=True)
-    _, ours = timed([bin_, "learn", jkl, "--collect", "--bayes-factor", str(bf), "--json"], limit)
+    _, ours = timed([bin_, "learn", jkl, "--collect", "--bayes-factor", str(bf), "--json",
+                     "--time-limit", repr(limit)] + engine, limit + 60)
     try:
         count, theirs = gobnilp_dev(peer, jkl, bf, work, limit)
     except subprocess.TimeoutExpired:

@@ -55,11 +55,12 @@ pub struct ScipBcSettings {
     pub search_cuts: usize,
     /// The exact separation sub-IP (a SCIP sub-instance, see `sub_scip`) runs, when the
     /// heuristics (and the search) found no cluster, at nodes of at most this depth (0:
-    /// the root only; negative: never; the default: every depth, as in GOBNILP, since
-    /// the sub-IP became cheap and closes files at the root that the heuristics alone
-    /// leave to a much longer search; see README, "Benchmark notes behind design
-    /// choices").
-    pub sub_ip_depth: i32,
+    /// the root only; negative: never). `None`: every depth when solving, as in GOBNILP,
+    /// since the sub-IP became cheap and closes files at the root that the heuristics
+    /// alone leave to a much longer search; the root when collecting, whose thousands
+    /// of nodes have integral LP solutions that the heuristics separate exactly (see
+    /// README, "Benchmark notes behind design choices").
+    pub sub_ip_depth: Option<i32>,
     /// The branching rule of the sub-IP: the name of one of SCIP's branching rules, put
     /// ahead of the others, or `default` for SCIP's own choice (reliability branching).
     /// The default, `leastinf`, see `sub_scip`.
@@ -86,10 +87,11 @@ pub struct ScipBcSettings {
     /// propagation, see `propagator`).
     pub propagation: bool,
     /// Whether SCIP's own general-purpose cut separators run (the cluster separator
-    /// always does).
-    pub scip_cuts: bool,
+    /// always does). `None`: when solving, not when collecting (README, as above).
+    pub scip_cuts: Option<bool>,
     /// Whether SCIP's own primal heuristics run (the sink heuristic always does).
-    pub scip_heuristics: bool,
+    /// `None`: when solving, not when collecting (README, as above).
+    pub scip_heuristics: Option<bool>,
     /// SCIP parameters set verbatim after the engine's own (`name`, `value`), e.g.
     /// `("separating/maxrounds", "5")`.
     pub params: Vec<(String, String)>,
@@ -100,7 +102,7 @@ impl Default for ScipBcSettings {
         ScipBcSettings {
             search_budget: 0,
             search_cuts: 5,
-            sub_ip_depth: i32::MAX,
+            sub_ip_depth: None,
             sub_ip_branching: sub_scip::DEFAULT_BRANCHING.to_string(),
             start_below_root: true,
             heuristic_depth: -1,
@@ -108,8 +110,8 @@ impl Default for ScipBcSettings {
             set_packing: true,
             set_packing_initial: false,
             propagation: true,
-            scip_cuts: true,
-            scip_heuristics: true,
+            scip_cuts: None,
+            scip_heuristics: None,
             params: Vec::new(),
         }
     }
@@ -129,7 +131,7 @@ impl ScipBcSettings {
             };
             match name.as_str() {
                 "bnsl/sub_ip_depth" => {
-                    settings.sub_ip_depth = value.parse().map_err(|_| bad("int"))?
+                    settings.sub_ip_depth = Some(value.parse().map_err(|_| bad("int"))?)
                 }
                 "bnsl/sub_ip_branching" => settings.sub_ip_branching = value.clone(),
                 "bnsl/start_below_root" => {
@@ -156,9 +158,11 @@ impl ScipBcSettings {
                 "bnsl/propagation" => {
                     settings.propagation = value.parse().map_err(|_| bad("bool"))?
                 }
-                "bnsl/scip_cuts" => settings.scip_cuts = value.parse().map_err(|_| bad("bool"))?,
+                "bnsl/scip_cuts" => {
+                    settings.scip_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
+                }
                 "bnsl/scip_heuristics" => {
-                    settings.scip_heuristics = value.parse().map_err(|_| bad("bool"))?
+                    settings.scip_heuristics = Some(value.parse().map_err(|_| bad("bool"))?)
                 }
                 other if other.starts_with("bnsl/") => {
                     return Err(ScipParamError::Unknown(other.to_string()))
@@ -167,6 +171,22 @@ impl ScipBcSettings {
             }
         }
         Ok(settings)
+    }
+
+    /// The settings of a collection: those left to the engine (`None`) take their
+    /// collection defaults.
+    fn for_collection(&self) -> Self {
+        ScipBcSettings {
+            sub_ip_depth: Some(self.sub_ip_depth.unwrap_or(0)),
+            scip_cuts: Some(self.scip_cuts.unwrap_or(false)),
+            scip_heuristics: Some(self.scip_heuristics.unwrap_or(false)),
+            ..self.clone()
+        }
+    }
+
+    /// The depth limit of the sub-IP ([`ScipBcSettings::sub_ip_depth`]).
+    pub(crate) fn sub_ip_depth(&self) -> i32 {
+        self.sub_ip_depth.unwrap_or(i32::MAX)
     }
 }
 
@@ -250,6 +270,18 @@ impl FamilyIlpSolver for ScipBranchAndCut {
     }
 
     fn collect(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        settings: &CollectSettings,
+        progress: &dyn Fn(&CollectProgress),
+    ) -> Result<Enumeration, SolverError> {
+        ScipBranchAndCut::new(self.settings.for_collection()).collect_tree(ilp, settings, progress)
+    }
+}
+
+impl ScipBranchAndCut {
+    /// [`FamilyIlpSolver::collect`] with the engine's settings as they are.
+    fn collect_tree(
         &self,
         ilp: &FamilyIlp<'_>,
         settings: &CollectSettings,
@@ -339,10 +371,10 @@ impl ScipBranchAndCut {
             crate::milp::scip::silence(scip)
         };
         let mut scip = scip.include_default_plugins();
-        if !self.settings.scip_cuts {
+        if !self.settings.scip_cuts.unwrap_or(true) {
             scip = scip.set_separating(ParamSetting::Off);
         }
-        if !self.settings.scip_heuristics {
+        if !self.settings.scip_heuristics.unwrap_or(true) {
             scip = scip.set_heuristics(ParamSetting::Off);
         }
         let mut scip = scip

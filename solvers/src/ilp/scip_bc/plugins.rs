@@ -67,7 +67,7 @@ fn find_cuts(
         options: &engine.options.separation,
         search: (!heuristic_only && settings.search_budget > 0)
             .then_some((settings.search_budget, settings.search_cuts)),
-        exact: (!heuristic_only && depth <= settings.sub_ip_depth)
+        exact: (!heuristic_only && depth <= settings.sub_ip_depth())
             .then_some(&sub_scip as &dyn ExactSeparator),
     };
     let time_limit = time_left(scip)?;

@@ -90,7 +90,7 @@ proptest! {
         // branching by its default rule or by SCIP's own choice.
         let settings = ScipBcSettings {
             search_budget: if mode == 1 { 1000 } else { 0 },
-            sub_ip_depth: if mode >= 2 { i32::MAX } else { -1 },
+            sub_ip_depth: Some(if mode >= 2 { i32::MAX } else { -1 }),
             sub_ip_branching: if mode == 3 { "default" } else { "leastinf" }.to_string(),
             ..ScipBcSettings::default()
         };
@@ -274,7 +274,7 @@ fn settings_parse_engine_and_scip_parameters() {
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
-    assert_eq!(s.sub_ip_depth, 2);
+    assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);
     assert!(s.set_packing_initial);
