@@ -2,6 +2,8 @@
 //! Bayes factor, no parent limit beyond pruning) reproduces Table 1's counts: the
 //! networks |G| and the grouping |M| by skeleton and all colliders, with the documented
 //! tolerance (1e-4) admitting the networks on the boundary; and Table 2's BDeu cells.
+//! Beyond 25 variables the collection runs on SCIP's branch and cut; on the small cells
+//! HiGHS's and CBC's cut loops collect the enumeration's networks, set for set.
 #![cfg(feature = "shared-tests")]
 
 mod common;
@@ -11,8 +13,14 @@ fn collect(name: &str, bf: u32) -> serde_json::Value {
 }
 
 fn collect_with(name: &str, score: &str, bf: u32) -> serde_json::Value {
+    collect_on(name, score, bf, &[])
+}
+
+/// The summary of a collection with `extra` flags (e.g. `--backend highs`).
+fn collect_on(name: &str, score: &str, bf: u32, extra: &[&str]) -> serde_json::Value {
     let data = common::shared().join(format!("data/ebnsl_csv/{name}.csv"));
-    let out = common::bnsl(&[
+    let bf = bf.to_string();
+    let mut args = vec![
         "learn",
         data.to_str().unwrap(),
         "--score",
@@ -21,9 +29,11 @@ fn collect_with(name: &str, score: &str, bf: u32) -> serde_json::Value {
         "100",
         "--collect",
         "--bayes-factor",
-        &bf.to_string(),
+        &bf,
         "--json",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let out = common::bnsl(&args);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{name} BF {bf}: {err}");
     serde_json::from_slice(&out.stdout).unwrap()
@@ -75,6 +85,74 @@ fn table_2_bdeu_counts_are_reproduced() {
         );
         if name == "voting" {
             assert_eq!(r["classes"], 187);
+        }
+    }
+}
+
+/// Beyond 25 variables (SCIP's branch and cut): the paper's counts where its data set
+/// is this file (mildew, barley), GOBNILP_dev's count on this file elsewhere (insurance
+/// and alarm differ from the paper's data; the issue gives insurance's reruns, alarm's
+/// is from the benchmark's GOBNILP_dev run, README).
+#[test]
+fn table_1_counts_beyond_25_variables_are_reproduced() {
+    let cells = [
+        ("mildew1000", 3, 1026, 2),
+        ("mildew1000", 150, 2052, 4),
+        ("barley1000", 3, 182, 1),
+        ("barley1000", 150, 1274, 5),
+        ("insurance1000", 3, 10, 3),
+        ("insurance1000", 20, 117, 34),
+        ("alarm1000", 3, 24, 3),
+    ];
+    for (name, bf, g, m) in cells {
+        let r = collect(name, bf);
+        assert_eq!(r["status"], "complete", "{name} BF {bf}");
+        assert_eq!(
+            (r["engine"].as_str(), r["backend"].as_str()),
+            (Some("branch_and_cut"), Some("scip"))
+        );
+        assert_eq!(
+            (r["networks"].as_u64(), r["collider_classes"].as_u64()),
+            (Some(g), Some(m)),
+            "{name} BF {bf}"
+        );
+    }
+}
+
+/// The networks of a collection written by `--collect-out`, as sorted lines of parents
+/// and scores rounded to 1e-6.
+fn network_set(name: &str, bf: u32, extra: &[&str]) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("nets.jsonl");
+    let mut args = vec!["--collect-out", file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let r = collect_on(name, "bic", bf, &args);
+    assert_eq!(r["status"], "complete", "{name} BF {bf} {extra:?}");
+    let mut lines: Vec<String> = std::fs::read_to_string(&file)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{} {:.6}", v["parents"], v["score"].as_f64().unwrap())
+        })
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// The small cells on every ILP engine: SCIP's branch and cut and the cut loops of HiGHS
+/// and CBC collect the enumeration's networks.
+#[test]
+fn every_ilp_engine_collects_the_enumeration_set_on_small_cells() {
+    for (name, bf, backends) in [
+        ("voting", 3, &["scip", "highs", "cbc"][..]),
+        ("tic-tac-toe", 3, &["scip", "highs"][..]),
+    ] {
+        let expected = network_set(name, bf, &["--method", "dp"]);
+        assert!(expected.len() > 20, "{name}: {}", expected.len());
+        for backend in backends {
+            let got = network_set(name, bf, &["--backend", backend]);
+            assert_eq!(got, expected, "{name} BF {bf} on {backend}");
         }
     }
 }

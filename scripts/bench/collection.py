@@ -7,6 +7,11 @@ For each data set of ../shared/instances/data/ebnsl_csv and each Bayes factor, r
 grouping |M| (collider_classes), the Markov equivalence classes, the networks admitted
 by the tolerance, status and time, beside the paper's |G| / |M| / T.
 
+With COMPARE set to a comma list of back-ends (e.g. scip,highs,cbc), the script instead
+compares collections: for each cell, the enumeration's networks (`--method dp`) against
+each back-end's (`--backend B`), set for set through `--collect-out`, with each run's
+time.
+
 With GOBNILP_DEV set to the binary of seed 002's modified GOBNILP (built outside the
 repository, ../shared/PEERS.md), every cell also runs it the way the eBNSL scripts do, on
 the score file bnsl writes for the cell (gap ln BF + 1e-4, `#` lines stripped): one run
@@ -96,6 +101,10 @@ def main():
     backend = os.environ.get("BACKEND")
     engine = ["--backend", backend] if backend else []
     work = tempfile.mkdtemp()
+    compare = os.environ.get("COMPARE")
+    if compare:
+        compare_sets(bin_, names, bfs, score, limit, compare.split(","), work)
+        return
     extra = " bnsl wall s (score file) | GOBNILP_dev \\|G\\| | GOBNILP_dev wall s | bnsl / GOBNILP_dev |" if peer else ""
     print(f"| data | BF | paper \\|G\\| / \\|M\\| / T s | bnsl \\|G\\| | collider classes | Markov classes | in tolerance | status | time s | G, M as paper |{extra}")
     print("|---|---|---|---|---|---|---|---|---|---|" + ("---|" * 4 if peer else ""))
@@ -117,6 +126,39 @@ def main():
                    f"{r['classes']:,} | {r['in_tolerance']} | {r['status']} | {r['time_s']:.3f} | {same} |")
             if peer:
                 row += peer_cells(bin_, peer, path, score, bf, work, float(limit), engine)
+            print(row, flush=True)
+
+
+def network_set(bin_, data, score, bf, limit, flags, work):
+    """(sorted network lines, summary, wall s) of one collection with `flags`."""
+    nets = os.path.join(work, "nets.jsonl")
+    out, wall = timed([bin_, "learn", data, "--score", score, "--max-parents", "100",
+                       "--collect", "--bayes-factor", str(bf), "--time-limit", limit,
+                       "--json", "--collect-out", nets] + flags, float(limit) + 60)
+    if out.returncode != 0:
+        return None, {"status": "error: " + out.stderr.strip()[-80:]}, wall
+    with open(nets) as f:
+        lines = []
+        for line in f:
+            net = json.loads(line)
+            lines.append(f'{json.dumps(net["parents"], sort_keys=True)} {net["score"]:.6f}')
+    return sorted(lines), json.loads(out.stdout), wall
+
+
+def compare_sets(bin_, names, bfs, score, limit, backends, work):
+    """The enumeration's collection against each back-end's, set for set."""
+    cells = " | ".join(f"{b} \\|G\\| | {b} same set | {b} wall s" for b in backends)
+    print(f"| data | BF | enumeration \\|G\\| | enumeration wall s | {cells} |")
+    print("|---|---|---|---|" + "---|" * (3 * len(backends)))
+    for name in names:
+        path = os.path.join(SHARED, f"{name}.csv")
+        for bf in bfs:
+            want, r, wall = network_set(bin_, path, score, bf, limit, ["--method", "dp"], work)
+            row = f"| {name} | {bf} | {len(want or []):,} ({r['status']}) | {wall:.2f} |"
+            for backend in backends:
+                got, g, t = network_set(bin_, path, score, bf, limit, ["--backend", backend], work)
+                same = "yes" if got is not None and got == want else "no"
+                row += f" {len(got or []):,} ({g['status']}) | {same} | {t:.2f} |"
             print(row, flush=True)
 
 

@@ -153,6 +153,9 @@ fn engine(args: &Args) -> anyhow::Result<CollectEngine> {
         m => m,
     };
     args.search.check_used_by(Method::Dp, None)?;
+    if args.ilp.formulation != Formulation::Family {
+        bail!("--collect runs on the family formulation: drop --formulation");
+    }
     match method {
         None => Ok(CollectEngine::Auto),
         Some(Method::Dp) => {
@@ -162,9 +165,6 @@ fn engine(args: &Args) -> anyhow::Result<CollectEngine> {
         Some(Method::Ilp) => {
             if args.ilp.gap.is_some() || args.ilp.warm_start.is_some() {
                 bail!("--collect searches every network within ε: --gap and --warm-start do not apply");
-            }
-            if args.ilp.formulation != Formulation::Family {
-                bail!("--collect runs on the family formulation: drop --formulation");
             }
             let settings = args.ilp.settings(&args.run, &args.search);
             Ok(CollectEngine::Ilp {
