@@ -5,7 +5,7 @@
 //! The engines search the DAGs scoring at least [`search_limit`] of the threshold: an
 //! objective limit on SCIP, a row on the cut loop's back-ends. Each DAG the search meets
 //! is excluded by a no-good over its family columns, so the search moves on to the
-//! others, and is recorded by [`Found`] when its score, recomputed from the table,
+//! others, and is recorded when its score, recomputed from the table,
 //! reaches the threshold itself. The margin between the two keeps the solvers'
 //! tolerances from deciding networks right at the threshold; the recomputed score
 //! decides them, identically on every back-end.
