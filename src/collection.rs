@@ -167,6 +167,9 @@ pub enum CollectError {
         .0.as_str()
     )]
     OptimumNotProven(Status),
+    /// The ILP proved that no DAG is made of the table's candidates.
+    #[error("no DAG is made of the candidates: nothing to collect")]
+    NoDag,
 }
 
 /// Collects every network of `table` within ε of the optimum (see the module doc).
@@ -285,6 +288,7 @@ fn by_ilp(
     let optimum = solver.solve(&ilp, &options, &|_| {})?;
     let opt = match (optimum.status, optimum.score) {
         (Status::Optimal, Some(score)) => score,
+        (Status::Infeasible, _) => return Err(CollectError::NoDag),
         (status, _) => return Err(CollectError::OptimumNotProven(status)),
     };
     let time_to_opt_s = start.elapsed().as_secs_f64();
