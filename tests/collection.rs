@@ -228,16 +228,7 @@ fn network_set(scores: &str, bf: &str, extra: &[&str]) -> (Vec<String>, serde_js
     args.extend_from_slice(extra);
     let r = run_json(&args);
     assert_eq!(r["status"], "complete", "{extra:?}");
-    let mut lines: Vec<String> = std::fs::read_to_string(&file)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            format!("{} {:.6}", v["parents"], v["score"].as_f64().unwrap())
-        })
-        .collect();
-    lines.sort();
-    (lines, r)
+    (common::network_lines(&file), r)
 }
 
 /// On 20 variables, SCIP's branch and cut and the cut loops of HiGHS and CBC collect the

@@ -119,8 +119,7 @@ fn table_1_counts_beyond_25_variables_are_reproduced() {
     }
 }
 
-/// The networks of a collection written by `--collect-out`, as sorted lines of parents
-/// and scores rounded to 1e-6.
+/// The networks of a collection written by `--collect-out` ([`common::network_lines`]).
 fn network_set(name: &str, bf: u32, extra: &[&str]) -> Vec<String> {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("nets.jsonl");
@@ -128,16 +127,7 @@ fn network_set(name: &str, bf: u32, extra: &[&str]) -> Vec<String> {
     args.extend_from_slice(extra);
     let r = collect_on(name, "bic", bf, &args);
     assert_eq!(r["status"], "complete", "{name} BF {bf} {extra:?}");
-    let mut lines: Vec<String> = std::fs::read_to_string(&file)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let v: serde_json::Value = serde_json::from_str(l).unwrap();
-            format!("{} {:.6}", v["parents"], v["score"].as_f64().unwrap())
-        })
-        .collect();
-    lines.sort();
-    lines
+    common::network_lines(&file)
 }
 
 /// The small cells on every ILP engine: SCIP's branch and cut and the cut loops of HiGHS

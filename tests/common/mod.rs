@@ -258,3 +258,18 @@ fn interrupt_and_wait(
     out.stderr = stderr.into_bytes();
     (out, after)
 }
+
+/// The networks of a `--collect-out` file as sorted lines of parents and score (to
+/// 1e-6), to compare collections set for set.
+pub(crate) fn network_lines(path: &std::path::Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!("{} {:.6}", v["parents"], v["score"].as_f64().unwrap())
+        })
+        .collect();
+    lines.sort();
+    lines
+}

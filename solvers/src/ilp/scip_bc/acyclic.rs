@@ -13,11 +13,11 @@
 //! turns SCIP's dual reductions off instead. It is written against SCIP's C API because
 //! russcip's wrapper has neither a pseudo-solution enforcement nor a lock callback.
 
-use super::engine::{check, Engine, ScipCallFailed, Shared};
+use super::engine::{Engine, ScipCallFailed, Shared};
+use super::handler::{self, code, Handler};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::{ClusterCut, FamilyIlp};
 use russcip::ffi;
-use std::ffi::CString;
 use std::os::raw::{c_int, c_uint};
 
 /// Enforcement and check priority: below integrality (0), so only integral LP solutions
@@ -26,29 +26,15 @@ const PRIORITY: c_int = -100;
 
 /// Includes the handler into `scip`, owning a handle on `engine`.
 pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipCallFailed> {
-    let name = CString::new("acyclic").expect("static name");
-    let desc = CString::new("the chosen parent sets form a DAG").expect("static text");
-    let data = Box::into_raw(Box::new(engine.clone())) as *mut ffi::SCIP_CONSHDLRDATA;
-    let mut conshdlr = std::ptr::null_mut();
-    // SAFETY: the callbacks below match SCIP's signatures; `data` is freed by `free`.
-    unsafe {
-        check(ffi::SCIPincludeConshdlrBasic(
-            scip,
-            &mut conshdlr,
-            name.as_ptr(),
-            desc.as_ptr(),
-            PRIORITY,
-            PRIORITY,
-            -1,
-            0,
-            Some(enforce_lp),
-            Some(enforce_pseudo),
-            Some(check_solution),
-            Some(lock),
-            data,
-        ))?;
-        check(ffi::SCIPsetConshdlrFree(scip, conshdlr, Some(free)))?;
-    }
+    let handler = Handler {
+        name: "acyclic",
+        description: "the chosen parent sets form a DAG",
+        priority: PRIORITY,
+        enforce_lp,
+        enforce_pseudo,
+        check: check_solution,
+    };
+    let conshdlr = handler::include(scip, handler, engine.clone())?;
     engine.borrow_mut().conshdlr = conshdlr;
     Ok(())
 }
@@ -56,17 +42,10 @@ pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipC
 /// The engine behind a handler.
 ///
 /// # Safety
-/// `conshdlr` must be the handler created by [`include`] (its data is a `Shared`).
+/// `conshdlr` must be the handler created by [`include`].
 unsafe fn engine_of<'a>(conshdlr: *mut ffi::SCIP_CONSHDLR) -> &'a Shared {
     // SAFETY: see the function's contract.
-    unsafe { &*(ffi::SCIPconshdlrGetData(conshdlr) as *const Shared) }
-}
-
-fn code(result: Result<(), ScipCallFailed>) -> ffi::SCIP_RETCODE {
-    match result {
-        Ok(()) => ffi::SCIP_Retcode_SCIP_OKAY,
-        Err(ScipCallFailed(code)) => code,
-    }
+    unsafe { handler::data_of(conshdlr) }
 }
 
 /// The cluster cuts violated by an integral choice: the heuristics on the support of the
@@ -191,29 +170,4 @@ unsafe extern "C" fn check_solution(
         }
         Ok(())
     })())
-}
-
-/// No constraint objects, hence no locks (dual reductions are off, see the module docs).
-unsafe extern "C" fn lock(
-    _scip: *mut ffi::SCIP,
-    _conshdlr: *mut ffi::SCIP_CONSHDLR,
-    _cons: *mut ffi::SCIP_CONS,
-    _locktype: ffi::SCIP_LOCKTYPE,
-    _nlockspos: c_int,
-    _nlocksneg: c_int,
-) -> ffi::SCIP_RETCODE {
-    ffi::SCIP_Retcode_SCIP_OKAY
-}
-
-unsafe extern "C" fn free(
-    _scip: *mut ffi::SCIP,
-    conshdlr: *mut ffi::SCIP_CONSHDLR,
-) -> ffi::SCIP_RETCODE {
-    // SAFETY: the data was made by `Box::into_raw` in `include` and is freed once.
-    unsafe {
-        let data = ffi::SCIPconshdlrGetData(conshdlr) as *mut Shared;
-        drop(Box::from_raw(data));
-        ffi::SCIPconshdlrSetData(conshdlr, std::ptr::null_mut());
-    }
-    ffi::SCIP_Retcode_SCIP_OKAY
 }

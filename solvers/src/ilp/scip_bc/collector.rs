@@ -17,10 +17,10 @@
 //! SCIP stops (interrupted) once the network limit is reached.
 
 use super::engine::{check, ScipCallFailed, Shared};
+use super::handler::{self, code, Handler};
 use crate::ilp::collect::{CollectProgress, Found, Offered};
 use russcip::ffi;
 use std::cell::RefCell;
-use std::ffi::CString;
 use std::os::raw::{c_int, c_uint};
 use std::rc::Rc;
 
@@ -131,30 +131,15 @@ pub(super) fn include(
     scip: *mut ffi::SCIP,
     collector: &SharedCollector,
 ) -> Result<(), ScipCallFailed> {
-    let name = CString::new("collect").expect("static name");
-    let desc = CString::new("collects every DAG above the objective limit").expect("static text");
-    let data = Box::into_raw(Box::new(collector.clone())) as *mut ffi::SCIP_CONSHDLRDATA;
-    let mut conshdlr = std::ptr::null_mut();
-    // SAFETY: the callbacks below match SCIP's signatures; `data` is freed by `free`.
-    unsafe {
-        check(ffi::SCIPincludeConshdlrBasic(
-            scip,
-            &mut conshdlr,
-            name.as_ptr(),
-            desc.as_ptr(),
-            PRIORITY,
-            PRIORITY,
-            -1,
-            0,
-            Some(enforce_lp),
-            Some(enforce_pseudo),
-            Some(check_solution),
-            Some(lock),
-            data,
-        ))?;
-        check(ffi::SCIPsetConshdlrFree(scip, conshdlr, Some(free)))?;
-    }
-    Ok(())
+    let handler = Handler {
+        name: "collect",
+        description: "collects every DAG above the objective limit",
+        priority: PRIORITY,
+        enforce_lp,
+        enforce_pseudo,
+        check: check_solution,
+    };
+    handler::include(scip, handler, collector.clone()).map(|_| ())
 }
 
 /// The collector behind a handler.
@@ -163,14 +148,7 @@ pub(super) fn include(
 /// `conshdlr` must be the handler created by [`include`].
 unsafe fn collector_of<'a>(conshdlr: *mut ffi::SCIP_CONSHDLR) -> &'a SharedCollector {
     // SAFETY: see the function's contract.
-    unsafe { &*(ffi::SCIPconshdlrGetData(conshdlr) as *const SharedCollector) }
-}
-
-fn code(result: Result<(), ScipCallFailed>) -> ffi::SCIP_RETCODE {
-    match result {
-        Ok(()) => ffi::SCIP_Retcode_SCIP_OKAY,
-        Err(ScipCallFailed(code)) => code,
-    }
+    unsafe { handler::data_of(conshdlr) }
 }
 
 /// Enforcement of a node's solution that every other handler accepted
@@ -252,29 +230,4 @@ unsafe extern "C" fn check_solution(
         unsafe { *result = ffi::SCIP_Result_SCIP_INFEASIBLE };
         Ok(())
     })())
-}
-
-/// No constraint objects, hence no locks (dual reductions are off).
-unsafe extern "C" fn lock(
-    _scip: *mut ffi::SCIP,
-    _conshdlr: *mut ffi::SCIP_CONSHDLR,
-    _cons: *mut ffi::SCIP_CONS,
-    _locktype: ffi::SCIP_LOCKTYPE,
-    _nlockspos: c_int,
-    _nlocksneg: c_int,
-) -> ffi::SCIP_RETCODE {
-    ffi::SCIP_Retcode_SCIP_OKAY
-}
-
-unsafe extern "C" fn free(
-    _scip: *mut ffi::SCIP,
-    conshdlr: *mut ffi::SCIP_CONSHDLR,
-) -> ffi::SCIP_RETCODE {
-    // SAFETY: the data was made by `Box::into_raw` in `include` and is freed once.
-    unsafe {
-        let data = ffi::SCIPconshdlrGetData(conshdlr) as *mut SharedCollector;
-        drop(Box::from_raw(data));
-        ffi::SCIPconshdlrSetData(conshdlr, std::ptr::null_mut());
-    }
-    ffi::SCIP_Retcode_SCIP_OKAY
 }

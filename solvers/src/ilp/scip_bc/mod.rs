@@ -19,6 +19,7 @@
 mod acyclic;
 mod collector;
 mod engine;
+mod handler;
 mod params;
 mod plugins;
 mod propagator;
