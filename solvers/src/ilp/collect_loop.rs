@@ -11,6 +11,7 @@
 //! - an infeasible program proves every DAG above the limit collected.
 //!
 //! One MIP solve per DAG: correct, and much slower than SCIP's single tree (README).
+//! HiGHS runs without presolve here (see [`collect_by_rounds`]).
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found, Offered};
 use super::cut_loop::{node_separator, root_cuts};
@@ -36,6 +37,16 @@ pub(super) fn collect_by_rounds(
     let options = &settings.ilp;
     options.limits.validate()?;
     let began = Instant::now();
+    // HiGHS's presolve declares some of these programs infeasible while DAGs above the
+    // limit remain (found by the proptest against the enumeration): its solves here run
+    // without presolve (and without the user's --highs-param options).
+    let without_presolve;
+    let backend = if backend.name() == "highs" {
+        without_presolve = backend.with_params(&[("presolve".into(), "off".into())])?;
+        without_presolve.as_ref()
+    } else {
+        backend
+    };
     let mut model = root_cuts(backend, ilp, options)?.model;
     add_set_packing_rows(ilp, &mut model);
     add_objective_row(ilp, &mut model, search_limit(settings.threshold));
@@ -57,6 +68,7 @@ pub(super) fn collect_by_rounds(
         if rounds.must_stop() {
             break EnumerationEnd::Stopped;
         }
+        let rows = rounds.model.rows().len();
         let outcome = rounds.solve()?;
         if outcome.status == Status::Infeasible {
             break EnumerationEnd::Complete;
@@ -73,11 +85,16 @@ pub(super) fn collect_by_rounds(
                 });
             }
             rounds.exclude(&columns);
-        } else if rounds.cut(&values) == 0 {
-            return Err(SolverError::Backend {
-                backend: backend.name(),
-                message: "a cyclic solution violates no new cluster cut".into(),
-            });
+        } else {
+            rounds.cut(&values);
+            // The round's node cuts (CBC) may already hold the solution's clusters; a
+            // round that added no row would only repeat itself.
+            if rounds.model.rows().len() == rows {
+                return Err(SolverError::Backend {
+                    backend: backend.name(),
+                    message: "a cyclic solution violates no new cluster cut".into(),
+                });
+            }
         }
     };
     Ok(found.finish(end))
@@ -160,14 +177,12 @@ impl Rounds<'_, '_> {
         true
     }
 
-    /// Adds the cluster cuts of a cyclic integral solution; how many were new.
-    fn cut(&mut self, values: &[f64]) -> usize {
+    /// Adds the cluster cuts of a cyclic integral solution not in the program yet.
+    fn cut(&mut self, values: &[f64]) {
         let support = Support::new(self.ilp, values);
-        let mut added = 0;
         for cut in separate_heuristically(self.ilp, &support, &self.options.separation) {
-            added += usize::from(self.add_cluster(cut));
+            self.add_cluster(cut);
         }
-        added
     }
 
     /// Adds the no-good row of the DAG choosing `columns`.
