@@ -11,7 +11,6 @@
 //! - an infeasible program proves every DAG above the limit collected.
 //!
 //! One MIP solve per DAG: correct, and much slower than SCIP's single tree (README).
-//! HiGHS runs without presolve here (see [`collect_by_rounds`]).
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found, Offered};
 use super::cut_loop::{node_separator, root_cuts};
@@ -37,16 +36,6 @@ pub(super) fn collect_by_rounds(
     let options = &settings.ilp;
     options.limits.validate()?;
     let began = Instant::now();
-    // HiGHS's presolve declares some of these programs infeasible while DAGs above the
-    // limit remain (found by the proptest against the enumeration): its solves here run
-    // without presolve (and without the user's --highs-param options).
-    let without_presolve;
-    let backend = if backend.name() == "highs" {
-        without_presolve = backend.with_params(&[("presolve".into(), "off".into())])?;
-        without_presolve.as_ref()
-    } else {
-        backend
-    };
     let mut model = root_cuts(backend, ilp, options)?.model;
     add_set_packing_rows(ilp, &mut model);
     add_objective_row(ilp, &mut model, search_limit(settings.threshold));
