@@ -15,7 +15,7 @@
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found, Offered};
 use super::cut_loop::{node_separator, root_cuts};
 use super::node_cuts::ClusterSeparator;
-use super::IlpOptions;
+use super::{must_stop, seconds_left, IlpOptions};
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{Limits, MilpBackend, MilpOutcome, SolverError, Status};
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
@@ -54,7 +54,7 @@ pub(super) fn collect_by_rounds(
         if found.is_full() {
             break EnumerationEnd::Complete;
         }
-        if rounds.must_stop() {
+        if must_stop(&options.limits, began) {
             break EnumerationEnd::Stopped;
         }
         let rows = rounds.model.rows().len();
@@ -119,24 +119,12 @@ struct Rounds<'a, 't> {
 }
 
 impl Rounds<'_, '_> {
-    /// Seconds left before the time limit (`None`: no limit).
-    fn remaining(&self) -> Option<f64> {
-        self.options
-            .limits
-            .time_limit
-            .map(|t| (t - self.began.elapsed().as_secs_f64()).max(0.0))
-    }
-
-    fn must_stop(&self) -> bool {
-        self.remaining().is_some_and(|r| r <= 0.0) || self.options.limits.stop.is_stopped()
-    }
-
     /// One MIP solve, stopped at its first solution where the back-end can stop early
     /// (HiGHS; CBC with cluster separation at its nodes, which then joins the program).
     fn solve(&mut self) -> Result<MilpOutcome, SolverError> {
         let early = self.separator.is_some() || self.backend.stops_at_improving_solutions();
         let limits = Limits {
-            time_limit: self.remaining(),
+            time_limit: seconds_left(&self.options.limits, self.began),
             gap: None,
             improving_solutions: early.then_some(1),
             ..self.options.limits.clone()

@@ -3,13 +3,12 @@
 
 use super::collect::{CollectProgress, CollectSettings};
 use super::cut_loop::CutLoop;
-use super::tests::table_strategy;
+use super::tests::{random_tables, table_strategy, TableShape};
 use super::{family_solver, FamilyIlpSolver, IlpOptions};
 use crate::dp::{solve_dp, DpOptions};
 use crate::enumerate::{networks_within, Enumeration, EnumerationEnd, EnumerationLimits};
 use crate::milp::{backends, Limits};
 use crate::StopToken;
-use bnsl_formulations::{Candidate, VarSet};
 use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -79,34 +78,12 @@ fn collect_all(
 /// them fall within a few units of the optimum: node v gets the empty set (−8) and up to
 /// 4 random parent sets of other nodes, scoring −12 to −2 in quarters.
 fn close_table_strategy() -> impl Strategy<Value = ScoreTable> {
-    (3usize..=5).prop_flat_map(|n| {
-        let node = prop::collection::vec((any::<u32>(), -48i32..-8), 0..=4);
-        prop::collection::vec(node, n).prop_map(move |nodes| {
-            let candidates = nodes
-                .iter()
-                .enumerate()
-                .map(|(v, raw)| {
-                    let mut list = vec![Candidate {
-                        parents: VarSet::empty(n),
-                        score: -8.0,
-                    }];
-                    for &(bits, score) in raw {
-                        let parents = VarSet::from_members(
-                            n,
-                            (0..n).filter(|&u| u != v && bits >> u & 1 == 1),
-                        );
-                        if list.iter().all(|c| c.parents != parents) {
-                            list.push(Candidate {
-                                parents,
-                                score: f64::from(score) / 4.0,
-                            });
-                        }
-                    }
-                    list
-                })
-                .collect();
-            ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
-        })
+    random_tables(TableShape {
+        nodes: 3..=5,
+        sets: 4,
+        quarters: -48..-8,
+        empty: -8.0,
+        max_parents: usize::MAX,
     })
 }
 

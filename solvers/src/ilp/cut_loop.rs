@@ -30,7 +30,10 @@ use super::live::solve_reporting;
 use super::node_cuts::ClusterSeparator;
 use super::separation::{MilpSubIp, Pipeline};
 use super::sink::round_to_dag;
-use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
+use super::{
+    gap_closed, must_stop, proven_bound, seconds_left, FamilyIlpSolver, IlpOptions, IlpOutcome,
+    IlpProgress,
+};
 use crate::enumerate::Enumeration;
 use crate::milp::{
     sub_ip_backend, Limits, MilpBackend, MilpOutcome, MipWatch, NodeCuts, SolverError, Status,
@@ -220,15 +223,12 @@ impl<'a, 't> Run<'a, 't> {
 
     /// Seconds left before the time limit (`None`: no limit).
     fn remaining(&self) -> Option<f64> {
-        self.options
-            .limits
-            .time_limit
-            .map(|t| (t - self.began.elapsed().as_secs_f64()).max(0.0))
+        seconds_left(&self.options.limits, self.began)
     }
 
     /// Whether the time is up or the stop token was stopped: stop with what we have.
     fn must_stop(&self) -> bool {
-        self.remaining().is_some_and(|r| r <= 0.0) || self.options.limits.stop.is_stopped()
+        must_stop(&self.options.limits, self.began)
     }
 
     fn limits(&self) -> Limits {

@@ -38,6 +38,7 @@ use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use bnsl_formulations::family::separation::SeparationOptions;
 use bnsl_formulations::Dag;
 use collect::{CollectProgress, CollectSettings};
+use std::time::Instant;
 
 /// Settings of one exact ILP solve.
 #[derive(Clone, Debug, Default)]
@@ -105,6 +106,20 @@ pub fn proven_bound(
         Some(s) if solver_optimal && limits.gap.is_none() => Some(s),
         _ => bound,
     }
+}
+
+/// Seconds left of `limits`' time limit for a search that began at `began` (`None`: no
+/// limit).
+pub(crate) fn seconds_left(limits: &Limits, began: Instant) -> Option<f64> {
+    limits
+        .time_limit
+        .map(|t| (t - began.elapsed().as_secs_f64()).max(0.0))
+}
+
+/// Whether a search that began at `began` must stop with what it has: its time is up
+/// or its stop token was stopped.
+pub(crate) fn must_stop(limits: &Limits, began: Instant) -> bool {
+    seconds_left(limits, began).is_some_and(|r| r <= 0.0) || limits.stop.is_stopped()
 }
 
 /// Whether `score` is proven optimal by `bound`.

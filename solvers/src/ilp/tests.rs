@@ -9,11 +9,29 @@ use crate::milp::{backends, Limits, Status};
 use bnsl_formulations::{Candidate, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
 
-/// A random table: node v gets the empty set and up to 6 random parent sets of at most
-/// 3 other nodes, with scores that favour larger sets (so cycles tempt the relaxation).
-pub(super) fn table_strategy() -> impl Strategy<Value = ScoreTable> {
-    (3usize..=7).prop_flat_map(|n| {
-        let node = prop::collection::vec((any::<u32>(), -400i32..0), 0..=6);
+/// The shape of random score tables: node counts, random parent sets per node (besides
+/// the empty set), their scores in quarters, the empty set's score, and the most parents
+/// a random set keeps.
+pub(super) struct TableShape {
+    pub nodes: std::ops::RangeInclusive<usize>,
+    pub sets: usize,
+    pub quarters: std::ops::Range<i32>,
+    pub empty: f64,
+    pub max_parents: usize,
+}
+
+/// Random tables of `shape`: node v gets the empty set and up to `shape.sets` random
+/// parent sets of other nodes.
+pub(super) fn random_tables(shape: TableShape) -> impl Strategy<Value = ScoreTable> {
+    let TableShape {
+        nodes,
+        sets,
+        quarters,
+        empty,
+        max_parents,
+    } = shape;
+    nodes.prop_flat_map(move |n| {
+        let node = prop::collection::vec((any::<u32>(), quarters.clone()), 0..=sets);
         prop::collection::vec(node, n).prop_map(move |nodes| {
             let candidates = nodes
                 .iter()
@@ -21,12 +39,14 @@ pub(super) fn table_strategy() -> impl Strategy<Value = ScoreTable> {
                 .map(|(v, raw)| {
                     let mut list = vec![Candidate {
                         parents: VarSet::empty(n),
-                        score: -500.0,
+                        score: empty,
                     }];
                     for &(bits, score) in raw {
                         let parents = VarSet::from_members(
                             n,
-                            (0..n).filter(|&u| u != v && bits >> u & 1 == 1).take(3),
+                            (0..n)
+                                .filter(|&u| u != v && bits >> u & 1 == 1)
+                                .take(max_parents),
                         );
                         if list.iter().all(|c| c.parents != parents) {
                             list.push(Candidate {
@@ -40,6 +60,18 @@ pub(super) fn table_strategy() -> impl Strategy<Value = ScoreTable> {
                 .collect();
             ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
         })
+    })
+}
+
+/// A random table: node v gets the empty set and up to 6 random parent sets of at most
+/// 3 other nodes, with scores that favour larger sets (so cycles tempt the relaxation).
+pub(super) fn table_strategy() -> impl Strategy<Value = ScoreTable> {
+    random_tables(TableShape {
+        nodes: 3..=7,
+        sets: 6,
+        quarters: -400..0,
+        empty: -500.0,
+        max_parents: 3,
     })
 }
 

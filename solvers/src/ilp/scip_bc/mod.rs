@@ -204,6 +204,18 @@ impl ScipBranchAndCut {
     }
 }
 
+/// Solves `scip`, printing SCIP's statistics when `verbose`.
+fn run(scip: Model<ProblemCreated>, verbose: bool) -> Result<Model<Solved>, SolverError> {
+    let solved = scip
+        .try_solve()
+        .map_err(|code| error(format!("solve failed: {code:?}")))?;
+    if verbose {
+        // SAFETY: the solved instance is live; a null file is SCIP's standard output.
+        let _ = unsafe { ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
+    }
+    Ok(solved)
+}
+
 fn error(message: String) -> SolverError {
     SolverError::Backend {
         backend: NAME,
@@ -247,13 +259,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             let _ = scip.add_sol(sol);
         }
         scip = self.set_params(scip, options)?;
-        let solved = scip
-            .try_solve()
-            .map_err(|code| error(format!("solve failed: {code:?}")))?;
-        if options.limits.verbose {
-            // SAFETY: the solved instance is live; a null file is SCIP's standard output.
-            let _ = unsafe { ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
-        }
+        let solved = run(scip, options.limits.verbose)?;
         let held_back = engine.borrow_mut().pending_start.take();
         let mut outcome = read_outcome(
             ilp,
@@ -308,13 +314,7 @@ impl ScipBranchAndCut {
         // SAFETY: the live instance, in the problem stage.
         engine::check(unsafe { ffi::SCIPsetObjlimit(scip.scip_ptr(), limit) })
             .map_err(failed("setting the objective limit"))?;
-        let solved = scip
-            .try_solve()
-            .map_err(|code| error(format!("solve failed: {code:?}")))?;
-        if options.limits.verbose {
-            // SAFETY: the solved instance is live; a null file is SCIP's standard output.
-            let _ = unsafe { ffi::SCIPprintStatistics(solved.scip_ptr(), std::ptr::null_mut()) };
-        }
+        let solved = run(scip, options.limits.verbose)?;
         let end = match solved.status() {
             russcip::Status::Infeasible | russcip::Status::Inforunbd | russcip::Status::Optimal => {
                 EnumerationEnd::Complete
