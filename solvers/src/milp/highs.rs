@@ -346,7 +346,7 @@ fn c_string(text: &str) -> Result<CString, SolverError> {
 /// small family programs with an objective row and no-good rows, HiGHS's postsolve can
 /// turn an optimal solution of the presolved program into one that violates a row of
 /// the original (reported as a solve error), and its presolve can declare a feasible
-/// program infeasible (found by the collection proptests against the enumeration).
+/// program infeasible (the collection's proptests against the enumeration cover both).
 fn run(
     model: &MilpModel,
     limits: &Limits,
