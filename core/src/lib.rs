@@ -15,6 +15,7 @@ pub mod input;
 pub mod machine;
 pub mod score_table;
 pub mod structural;
+pub mod treewidth;
 pub mod varset;
 
 pub use dag::{Dag, DagError};

@@ -1,16 +1,18 @@
 //! Math-program builders for bnsl: the solver-neutral [`MilpModel`], the family program
-//! with its cluster cuts ([`family`]) and the ordering formulation ([`ordering`]).
+//! with its cluster cuts ([`family`]), the ordering formulation ([`ordering`]) and the
+//! bounded-treewidth MILP ([`bounded_treewidth`]).
 //!
 //! Every formulation shares one input, the [`ScoreTable`] of `bnsl-core` (re-exported
 //! here with the other core types): for each node, candidate parent sets ([`VarSet`]
 //! bitsets) with local scores. Learned networks are [`Dag`]s, checked against the table
 //! before anything is reported.
 
+pub mod bounded_treewidth;
 pub mod family;
 pub mod milp;
 pub mod ordering;
 
-pub use bnsl_core::{dag, equivalence, machine, score_table, structural, varset};
+pub use bnsl_core::{dag, equivalence, machine, score_table, structural, treewidth, varset};
 pub use bnsl_core::{
     Candidate, Dag, DagError, Infeasibility, ScoreTable, ScoreTableError, StructuralConstraints,
     VarSet,

@@ -24,6 +24,7 @@
 
 use crate::family::FamilyIlp;
 use crate::milp::{MilpModel, VarId};
+use bnsl_core::Dag;
 
 /// The ordering program of `ilp`'s table. Its first columns are the family columns of
 /// [`FamilyIlp`] (same layout), followed by one order variable per node.
@@ -67,8 +68,28 @@ pub fn ordering_model(ilp: &FamilyIlp<'_>) -> MilpModel {
     model
 }
 
+/// Order values for `dag` that meet the order rows: `n − 1 −` each node's position in a
+/// topological order, so they decrease along every arc. `None` for a cyclic graph.
+pub fn order_values(dag: &Dag) -> Option<Vec<f64>> {
+    let n = dag.n();
+    let order = dag.topological_order().ok()?;
+    let mut values = vec![0.0; n];
+    for (pos, &v) in order.iter().enumerate() {
+        values[v] = (n - 1 - pos) as f64;
+    }
+    Some(values)
+}
+
+/// The feasible point of [`ordering_model`] for `dag`: its families and
+/// [`order_values`]; `None` when `dag` is cyclic or not made of candidates.
+pub fn ordering_start(ilp: &FamilyIlp<'_>, dag: &Dag) -> Option<Vec<f64>> {
+    let mut values = ilp.values_of(dag)?;
+    values.extend(order_values(dag)?);
+    Some(values)
+}
+
 /// `arcs[v][u]`: the family columns of `v` whose parent set contains `u`.
-fn arc_columns(ilp: &FamilyIlp<'_>) -> Vec<Vec<Vec<VarId>>> {
+pub(crate) fn arc_columns(ilp: &FamilyIlp<'_>) -> Vec<Vec<Vec<VarId>>> {
     let n = ilp.n();
     (0..n)
         .map(|v| {

@@ -12,11 +12,14 @@
 //!   DAG found; on CBC, each MIP solve separates cluster cuts at its nodes through CBC's
 //!   cut callback (`node_cuts`).
 //! - [`ordering::solve_ordering`]: the polynomial-size ordering formulation in one call.
+//! - [`bounded_treewidth::solve_bounded_treewidth`]: the polynomial-size MILP of DAGs of
+//!   bounded treewidth, in one call.
 //!
 //! Every engine reports the same [`IlpOutcome`]: incumbent DAG, proven bound, and the
 //! work done. Every engine also collects all DAGs above a score threshold
 //! ([`FamilyIlpSolver::collect`], see [`collect`]).
 
+pub mod bounded_treewidth;
 pub mod collect;
 mod collect_loop;
 pub mod cut_loop;
@@ -27,11 +30,14 @@ pub mod ordering;
 pub mod scip_bc;
 mod separation;
 mod sink;
+mod static_program;
 
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod collect_tests;
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod tests;
+#[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
+mod treewidth_tests;
 
 use crate::enumerate::Enumeration;
 use crate::milp::{Limits, MilpBackend, SolverError, Status};

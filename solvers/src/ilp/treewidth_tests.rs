@@ -1,0 +1,142 @@
+//! The bounded-treewidth MILP on every back-end against a brute-force oracle.
+
+use super::bounded_treewidth::solve_bounded_treewidth;
+use super::tests::{random_tables, TableShape};
+use super::IlpOptions;
+use crate::milp::{backends, Status};
+use bnsl_formulations::bounded_treewidth::TreewidthForm;
+use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
+use bnsl_formulations::{Dag, FamilyIlp, ScoreTable, VarSet};
+use proptest::prelude::*;
+
+/// The best score of a DAG of `table`'s candidates with treewidth at most `width`, by
+/// trying every choice of families (best first, pruned by the best completion).
+fn brute_force(table: &ScoreTable, width: usize) -> f64 {
+    let n = table.n();
+    let best_of: Vec<f64> = (0..n)
+        .map(|v| {
+            table
+                .candidates(v)
+                .iter()
+                .map(|c| c.score)
+                .fold(f64::MIN, f64::max)
+        })
+        .collect();
+    let mut chosen = vec![VarSet::empty(n); n];
+    let mut best = f64::NEG_INFINITY;
+    choose(table, width, &best_of, 0, 0.0, &mut chosen, &mut best);
+    best
+}
+
+fn choose(
+    table: &ScoreTable,
+    width: usize,
+    best_of: &[f64],
+    v: usize,
+    score: f64,
+    chosen: &mut Vec<VarSet>,
+    best: &mut f64,
+) {
+    if score + best_of[v..].iter().sum::<f64>() <= *best {
+        return;
+    }
+    if v == table.n() {
+        let dag = Dag::from_parents(chosen.clone());
+        let fits = dag.is_acyclic()
+            && treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper <= width;
+        if fits {
+            *best = score;
+        }
+        return;
+    }
+    for c in table.candidates(v) {
+        chosen[v] = c.parents.clone();
+        choose(table, width, best_of, v + 1, score + c.score, chosen, best);
+    }
+}
+
+fn small_tables() -> impl Strategy<Value = ScoreTable> {
+    random_tables(TableShape {
+        nodes: 3..=6,
+        sets: 4,
+        quarters: -400..0,
+        empty: -500.0,
+        max_parents: 3,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(16))]
+
+    #[test]
+    fn every_back_end_and_form_matches_the_oracle(table in small_tables(), width in 0usize..4) {
+        let optimum = brute_force(&table, width);
+        let ilp = FamilyIlp::new(&table);
+        for backend in backends() {
+            for form in [TreewidthForm::Paper, TreewidthForm::Tight] {
+                let what = format!("{} {form:?} width {width}", backend.name());
+                let out = solve_bounded_treewidth(
+                    backend.as_ref(), &ilp, width, form, &IlpOptions::default(), &|_| {},
+                ).unwrap();
+                prop_assert_eq!(out.ilp.status, Status::Optimal, "{}", what);
+                let dag = out.ilp.dag.as_ref().unwrap();
+                let score = dag.check(&table).unwrap();
+                prop_assert!((score - optimum).abs() < 1e-9, "{}: {} vs oracle {}", what, score, optimum);
+                let order = out.elimination_order.as_ref().unwrap();
+                prop_assert!(moral_graph(dag).elimination_width(order) <= width, "{}", what);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_start_within_the_bound_is_kept_and_one_beyond_is_not_used() {
+    let n = 4;
+    let c = |ps: &[usize], score: f64| bnsl_formulations::Candidate {
+        parents: VarSet::from_members(n, ps.iter().copied()),
+        score,
+    };
+    // Node 3's best family {0, 1, 2} makes the moral graph a 4-clique (width 3).
+    let table = ScoreTable::new(
+        (0..n).map(|i| format!("x{i}")).collect(),
+        vec![
+            vec![c(&[], -10.0)],
+            vec![c(&[], -10.0), c(&[0], -5.0)],
+            vec![c(&[], -10.0), c(&[1], -5.0)],
+            vec![c(&[], -10.0), c(&[0, 1, 2], -1.0), c(&[2], -6.0)],
+        ],
+    )
+    .unwrap();
+    let ilp = FamilyIlp::new(&table);
+    let mut wide = Dag::empty(n);
+    wide.set_parents(1, VarSet::from_members(n, [0]));
+    wide.set_parents(2, VarSet::from_members(n, [1]));
+    wide.set_parents(3, VarSet::from_members(n, [0, 1, 2]));
+    for backend in backends() {
+        let options = IlpOptions {
+            start: Some(wide.clone()),
+            ..IlpOptions::default()
+        };
+        let narrow = solve_bounded_treewidth(
+            backend.as_ref(),
+            &ilp,
+            1,
+            TreewidthForm::Tight,
+            &options,
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(narrow.ilp.status, Status::Optimal);
+        assert_eq!(narrow.ilp.score, Some(-26.0), "{}", backend.name());
+        let full = solve_bounded_treewidth(
+            backend.as_ref(),
+            &ilp,
+            3,
+            TreewidthForm::Tight,
+            &options,
+            &|_| {},
+        )
+        .unwrap();
+        assert_eq!(full.ilp.score, Some(-21.0), "{}", backend.name());
+    }
+}
