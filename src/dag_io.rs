@@ -154,6 +154,62 @@ pub fn read_dag_file(path: &Path, names: &[String]) -> Result<DagFile, InputErro
     Ok(DagFile { dag, unlisted })
 }
 
+/// A DAG file read on its own, its variables named by the file: a BIF network's
+/// variables, or every name its parent lists, model string or JSON mentions, in order of
+/// first mention.
+pub fn read_dag_alone(path: &Path) -> Result<(Vec<String>, Dag), InputError> {
+    let names = if is_bif(path) {
+        read_bif(path)?
+            .variables
+            .into_iter()
+            .map(|v| v.name)
+            .collect()
+    } else {
+        names_mentioned(path, &read_text(path)?)?
+    };
+    let dag = read_dag_file(path, &names)?.dag;
+    Ok((names, dag))
+}
+
+/// The names a parent-list, model-string or JSON DAG file mentions, in order of first
+/// mention (its syntax is checked when the DAG is read with them).
+fn names_mentioned(path: &Path, text: &str) -> Result<Vec<String>, InputError> {
+    let mut names: Vec<String> = Vec::new();
+    let mut mention = |name: &str| {
+        let name = name.trim();
+        if !name.is_empty() && !names.iter().any(|n| n == name) {
+            names.push(name.to_string());
+        }
+    };
+    let trimmed = text.trim_start();
+    if trimmed.starts_with('{') {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| InputError::at(path, e.line(), format!("invalid JSON: {e}")))?;
+        if let Some(map) = value.get("parents").and_then(|p| p.as_object()) {
+            for (child, parents) in map {
+                mention(child);
+                for p in parents.as_array().into_iter().flatten() {
+                    mention(p.as_str().unwrap_or(""));
+                }
+            }
+        }
+    } else if trimmed.starts_with('[') {
+        let compact: String = text.split_whitespace().collect();
+        for token in compact.split(['[', ']', '|', ':']) {
+            mention(token);
+        }
+    } else {
+        for (_, raw) in nonblank_lines(text) {
+            let content = raw.split('#').next().unwrap_or("");
+            if let Some((child, parents)) = content.split_once("<-") {
+                mention(child);
+                parents.split(',').for_each(&mut mention);
+            }
+        }
+    }
+    Ok(names)
+}
+
 /// The position of each name in `names`.
 fn name_index(names: &[String]) -> HashMap<&str, usize> {
     names

@@ -5,8 +5,10 @@
 use crate::dag_io::read_dag;
 use crate::error::LearnError;
 use crate::report::{LearnReport, Status};
+use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable};
 use bnsl_solvers::heuristics::{asobs_search, AsobsOptions, HeuristicError};
+use bnsl_solvers::ilp::bounded_treewidth::{solve_bounded_treewidth, TreewidthMilp};
 use bnsl_solvers::ilp::ordering::solve_ordering;
 use bnsl_solvers::ilp::{family_solver, IlpOptions, IlpOutcome, IlpProgress};
 use bnsl_solvers::milp::{backends, configured, BackendParam, MilpBackend};
@@ -43,6 +45,12 @@ pub struct IlpSettings {
     pub backend: Option<String>,
     /// The program.
     pub formulation: Formulation,
+    /// The form of the bounded-treewidth MILP (Nie et al. 2016, (6)), solved instead of
+    /// `formulation` when [`run_ilp`] is given a treewidth bound.
+    pub treewidth_form: TreewidthForm,
+    /// Solve the bounded-treewidth MILP without the root rounds' cluster cuts
+    /// ([`TreewidthMilp::root_cuts`]).
+    pub treewidth_no_root_cuts: bool,
     /// Limits, separation settings, start DAG, stop token.
     pub options: IlpOptions,
     /// The user's options for the back-end (`--backend-param`, `--scip-param`,
@@ -63,11 +71,25 @@ pub enum WarmStart {
     Dag(PathBuf),
 }
 
+impl IlpSettings {
+    /// The program solved with treewidth bound `width`, as the JSON's `formulation`
+    /// names it.
+    pub fn program_name(&self, width: Option<usize>) -> &'static str {
+        match (width, self.treewidth_form) {
+            (Some(_), TreewidthForm::Paper) => "bounded_treewidth_paper",
+            (Some(_), TreewidthForm::Tight) => "bounded_treewidth",
+            (None, _) => self.formulation.as_str(),
+        }
+    }
+}
+
 impl Default for IlpSettings {
     fn default() -> Self {
         IlpSettings {
             backend: None,
             formulation: Formulation::Family,
+            treewidth_form: TreewidthForm::default(),
+            treewidth_no_root_cuts: false,
             options: IlpOptions::default(),
             backend_params: Vec::new(),
             warm_start: None,
@@ -75,14 +97,17 @@ impl Default for IlpSettings {
     }
 }
 
-/// Solves `table` under `settings`, filling `report` (status, DAG, bound, extra fields).
-/// `progress` sees every improvement.
+/// Solves `table` under `settings`, filling `report` (status, DAG, bound, extra fields);
+/// with a treewidth bound `width`, the bounded-treewidth MILP is solved. `progress` sees
+/// every improvement. Returns an elimination order of the DAG's moral graph within the
+/// bound, when there is one.
 pub fn run_ilp(
     table: &ScoreTable,
     settings: &IlpSettings,
+    width: Option<usize>,
     report: &mut LearnReport,
     progress: &dyn Fn(&IlpProgress),
-) -> Result<(), LearnError> {
+) -> Result<Option<Vec<usize>>, LearnError> {
     let engine = configured(settings.backend.as_deref(), &settings.backend_params)?;
     report.extra.insert("backend".into(), json!(engine.name()));
     if !settings.backend_params.is_empty() {
@@ -93,8 +118,8 @@ pub fn run_ilp(
     }
     report
         .extra
-        .insert("formulation".into(), json!(settings.formulation.as_str()));
-    let node_cuts = node_cuts_setting(engine.as_ref(), settings)?;
+        .insert("formulation".into(), json!(settings.program_name(width)));
+    let node_cuts = node_cuts_setting(engine.as_ref(), settings, width)?;
     if let Some(on) = node_cuts {
         report.extra.insert("node_cuts".into(), json!(on));
     }
@@ -103,6 +128,19 @@ pub fn run_ilp(
         warm_start(table, heuristic, &mut options, report)?;
     }
     let ilp = FamilyIlp::new(table);
+    if let Some(width) = width {
+        report
+            .extra
+            .insert("engine".into(), json!("treewidth_milp"));
+        let program = TreewidthMilp {
+            width,
+            form: settings.treewidth_form,
+            root_cuts: !settings.treewidth_no_root_cuts,
+        };
+        let solved = solve_bounded_treewidth(engine.as_ref(), &ilp, program, &options, progress)?;
+        fill_report(report, solved.ilp)?;
+        return Ok(solved.elimination_order);
+    }
     report.extra.insert(
         "engine".into(),
         json!(engine_kind(engine.as_ref(), settings.formulation)),
@@ -111,7 +149,8 @@ pub fn run_ilp(
         Formulation::Family => family_solver(engine.as_ref()).solve(&ilp, &options, progress)?,
         Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &options, progress)?,
     };
-    fill_report(report, outcome)
+    fill_report(report, outcome)?;
+    Ok(None)
 }
 
 /// The engine that solves `formulation` on `backend`, as the JSON's `engine` names it:
@@ -210,8 +249,11 @@ fn params_json(params: &[BackendParam]) -> Value {
 fn node_cuts_setting(
     backend: &dyn MilpBackend,
     settings: &IlpSettings,
+    width: Option<usize>,
 ) -> Result<Option<bool>, LearnError> {
-    let choice = settings.formulation == Formulation::Family && backend.node_cuts().is_some();
+    let choice = settings.formulation == Formulation::Family
+        && width.is_none()
+        && backend.node_cuts().is_some();
     match (choice, settings.options.no_node_cuts) {
         (true, off) => Ok(Some(!off)),
         (false, false) => Ok(None),
@@ -225,7 +267,7 @@ fn node_cuts_setting(
                 "--no-node-cuts applies to the family formulation on a back-end with node cuts \
                  ({}); this run uses the {} formulation on {}",
                 with_node_cuts.join(", "),
-                settings.formulation.as_str(),
+                settings.program_name(width),
                 backend.name()
             )))
         }

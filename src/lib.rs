@@ -61,6 +61,7 @@ pub mod observe;
 pub mod pipeline;
 pub mod report;
 pub mod scores;
+pub mod treewidth;
 
 pub use bnsl_solvers::StopToken;
 pub use error::InputError;

@@ -13,6 +13,7 @@ use crate::scores::{
     generate_candidates, select_candidates, CandidateOptions, GenerationStats, LocalScorer,
     ScoreKind, Search, SelectionOptions,
 };
+use crate::treewidth::{certify, forced_arcs_exceed};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{asobs_search_with_progress, AsobsOptions, HeuristicError, Rule};
@@ -251,6 +252,11 @@ pub struct LearnOptions {
     pub dp: DpOptions,
     /// Required/forbidden arcs and parent limits, applied to the table first.
     pub constraints: StructuralConstraints,
+    /// A treewidth bound W on the answer (Nie et al. 2016): learned with the
+    /// bounded-treewidth MILP of [`Method::Ilp`], and the answer's width certified. W ≥
+    /// n − 1 bounds nothing; the table is then learned without it (and the width still
+    /// reported).
+    pub treewidth: Option<usize>,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
     /// engines and the order searches then report what they have. It replaces the
     /// tokens inside `ilp` and `heuristic`.
@@ -266,6 +272,7 @@ impl LearnOptions {
             heuristic: AsobsOptions::default(),
             dp: DpOptions::default(),
             constraints: StructuralConstraints::default(),
+            treewidth: None,
             stop: StopToken::new(),
         }
     }
@@ -363,6 +370,12 @@ pub fn learn(
         Some(t) => t,
         None => return Ok(report),
     };
+    let (prepared, width) = match width_bound(&prepared, opts, &mut report)? {
+        Some(WidthBound::Unsatisfiable) => return Ok(report),
+        Some(WidthBound::Active(w, narrow)) => (narrow, Some(w)),
+        Some(WidthBound::Vacuous) | None => (prepared, None),
+    };
+    let mut elimination_order = None;
     let table_in = table;
     let table = &prepared;
     match method {
@@ -394,9 +407,9 @@ pub fn learn(
                 heuristic.stop = opts.stop.clone();
             }
             observer.stage(EXACT_SOLVE, None);
-            let solved = run_ilp(table, &ilp, &mut report, &|p| observer.ilp(p));
+            let solved = run_ilp(table, &ilp, width, &mut report, &|p| observer.ilp(p));
             observer.stage_done();
-            solved?;
+            elimination_order = solved?;
         }
         Method::Obs | Method::Asobs => {
             let rule = if method == Method::Obs {
@@ -426,5 +439,77 @@ pub fn learn(
         }
         report.score = Some(score);
     }
+    if let Some(bound) = opts.treewidth {
+        certify(&mut report, bound, elimination_order.as_deref()).map_err(LearnError::Internal)?;
+    }
     Ok(report)
+}
+
+/// What a treewidth bound means for a table.
+enum WidthBound {
+    /// W ≥ n − 1: every DAG fits.
+    Vacuous,
+    /// A bound to learn under, and the table without the parent sets of more than that
+    /// many parents (a node and its parents are a clique of the moral graph, so such a
+    /// family alone exceeds the bound).
+    Active(usize, ScoreTable),
+    /// The arcs every network must have already exceed it.
+    Unsatisfiable,
+}
+
+/// The treewidth bound of `opts` for the prepared `table`, noted in `report`: a vacuous
+/// bound is said (`treewidth_note`), an unsatisfiable one makes the report infeasible
+/// with the reason, and a bound is refused for the methods that cannot keep it.
+fn width_bound(
+    table: &ScoreTable,
+    opts: &LearnOptions,
+    report: &mut LearnReport,
+) -> Result<Option<WidthBound>, LearnError> {
+    let Some(bound) = opts.treewidth else {
+        return Ok(None);
+    };
+    let n = table.n();
+    if bound + 1 >= n {
+        report.extra.insert(
+            "treewidth_note".into(),
+            json!(format!(
+                "the bound {bound} is at least n - 1 = {}: every DAG fits, so the table is learned without it",
+                n.saturating_sub(1)
+            )),
+        );
+        return Ok(Some(WidthBound::Vacuous));
+    }
+    if opts.method != Method::Ilp {
+        return Err(LearnError::Setting(format!(
+            "--treewidth needs --method ilp (the bounded-treewidth MILP); {} cannot keep a \
+             treewidth bound",
+            opts.method.name()
+        )));
+    }
+    let narrow = StructuralConstraints::default()
+        .with_parent_limit(Some(bound))
+        .restrict(table)
+        .map_err(|why| {
+            format!(
+                "{why} within the treewidth bound {bound}, which allows at most {bound} parents"
+            )
+        })
+        .and_then(|narrow| match forced_arcs_exceed(&narrow, bound) {
+            Some(why) => Err(why),
+            None => Ok(narrow),
+        });
+    match narrow {
+        Ok(narrow) => {
+            report
+                .extra
+                .insert("candidates".into(), json!(narrow.total_candidates()));
+            Ok(Some(WidthBound::Active(bound, narrow)))
+        }
+        Err(why) => {
+            report.status = Status::Infeasible;
+            report.extra.insert("treewidth_bound".into(), json!(bound));
+            report.extra.insert("infeasible".into(), json!(why));
+            Ok(Some(WidthBound::Unsatisfiable))
+        }
+    }
 }

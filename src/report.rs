@@ -56,11 +56,20 @@ impl LearnReport {
         obj
     }
 
-    /// A short human summary (status, score, bound, gap, time).
+    /// A short human summary (status, score, bound, gap, time, method; the treewidth
+    /// and its bound when a bound was set).
     pub fn summary(&self) -> String {
         let fmt = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:.6}"));
+        let width = match (
+            self.extra.get("treewidth"),
+            self.extra.get("treewidth_bound"),
+        ) {
+            (Some(w), Some(b)) => format!("  treewidth {w} (bound {b})"),
+            (None, Some(b)) => format!("  treewidth bound {b}"),
+            _ => String::new(),
+        };
         format!(
-            "status {}  score {}  bound {}  gap {}  time {:.3}s  method {}",
+            "status {}  score {}  bound {}  gap {}  time {:.3}s  method {}{width}",
             self.status.as_str(),
             fmt(self.score),
             fmt(self.bound),

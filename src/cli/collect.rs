@@ -81,6 +81,9 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
     if args.output.is_some() || args.format.is_some() {
         bail!("--collect writes its networks with --collect-out FILE.jsonl, not -o/--format");
     }
+    if args.treewidth.is_some() {
+        bail!("--collect gathers networks of any treewidth: --treewidth does not apply");
+    }
     let data = is_data_file(&args.input, args.input_kind);
     if data {
         set_pruning_gap(&mut args, epsilon)?;

@@ -5,6 +5,7 @@ use super::learn::structural_constraints;
 use anyhow::{bail, Context};
 use bnsl::fio::read_scores;
 use bnsl::ilp::Formulation;
+use bnsl_formulations::bounded_treewidth::{treewidth_model, TreewidthForm};
 use bnsl_formulations::milp::lp_format::write_lp;
 use bnsl_formulations::milp::mps_format::{write_mps_with, MaxObjective};
 use bnsl_formulations::ordering::ordering_model;
@@ -25,6 +26,15 @@ pub(crate) struct Args {
     /// formulation (complete: its optimum is the optimal network).
     #[arg(long, value_enum, default_value_t = Formulation::Family)]
     pub formulation: Formulation,
+    /// Write the bounded-treewidth MILP (Nie et al. 2016, (6)) for treewidth at most W
+    /// instead, over the candidates of at most W parents (complete: its optimum is the
+    /// best DAG of treewidth at most W).
+    #[arg(long, value_name = "W", conflicts_with = "formulation", allow_negative_numbers = true, value_parser = super::parse_width)]
+    pub treewidth: Option<usize>,
+    /// Form of the --treewidth program: tight (rows summed over the families, the
+    /// default) or paper (formulation (6) as written).
+    #[arg(long, value_enum, value_name = "FORM", requires = "treewidth")]
+    pub treewidth_form: Option<super::learn::TreewidthFormArg>,
     /// File format [default: from the extension of --output, .lp or .mps].
     #[arg(long, value_enum)]
     pub format: Option<ModelFormat>,
@@ -75,6 +85,16 @@ impl ModelFormat {
     }
 }
 
+impl Args {
+    /// The form of the --treewidth program.
+    fn treewidth_form(&self) -> TreewidthForm {
+        match self.treewidth_form {
+            Some(super::learn::TreewidthFormArg::Paper) => TreewidthForm::Paper,
+            Some(super::learn::TreewidthFormArg::Tight) | None => TreewidthForm::Tight,
+        }
+    }
+}
+
 /// Runs `bnsl export`.
 pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let format = match args.format.or_else(|| ModelFormat::from_path(&args.output)) {
@@ -88,7 +108,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         bail!("--negate-objective applies to MPS output only");
     }
     let file = read_scores(&args.input)?;
-    let cons = structural_constraints(args.constraints.as_deref(), args.max_parents, &file.table)?;
+    let limit = match (args.max_parents, args.treewidth) {
+        (Some(k), Some(w)) => Some(k.min(w)),
+        (k, w) => k.or(w),
+    };
+    let cons = structural_constraints(args.constraints.as_deref(), limit, &file.table)?;
     let restricted = cons
         .restrict(&file.table)
         .with_context(|| format!("{}: the constraints leave no network", args.input.display()))?;
@@ -96,11 +120,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let ilp = FamilyIlp::new(&table);
     let (model, note) = build(&ilp, &args)?;
     write_model(&args.output, &model, format, args.negate_objective)?;
+    let program = match args.treewidth {
+        Some(w) => format!("bounded-treewidth (W = {w})"),
+        None => args.formulation.as_str().to_string(),
+    };
     eprintln!(
-        "{}: {} variables, {} program of {} columns and {} rows{note}; wrote {}",
+        "{}: {} variables, {program} program of {} columns and {} rows{note}; wrote {}",
         args.input.display(),
         table.n(),
-        args.formulation.as_str(),
         model.num_vars(),
         model.num_rows(),
         args.output.display()
@@ -110,12 +137,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
 
 /// The program to write, with a note on the root rounds when they ran.
 fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)> {
+    let base = || match (args.treewidth, args.formulation) {
+        (Some(w), _) => treewidth_model(ilp, w, args.treewidth_form()).model,
+        (None, Formulation::Family) => ilp.model(),
+        (None, Formulation::Ordering) => ordering_model(ilp),
+    };
     if !args.root_cuts {
-        let program = match args.formulation {
-            Formulation::Family => ilp.model(),
-            Formulation::Ordering => ordering_model(ilp),
-        };
-        return Ok((program, String::new()));
+        return Ok((base(), String::new()));
     }
     let backend = bnsl_solvers::milp::configured(args.backend.as_deref(), &[])?;
     let options = IlpOptions {
@@ -136,9 +164,9 @@ fn build(ilp: &FamilyIlp<'_>, args: &Args) -> anyhow::Result<(MilpModel, String)
         root.rounds,
         backend.name()
     );
-    let program = match args.formulation {
-        Formulation::Family => root.model,
-        Formulation::Ordering => with_cuts_of(ordering_model(ilp), &root)?,
+    let program = match (args.treewidth, args.formulation) {
+        (None, Formulation::Family) => root.model,
+        _ => with_cuts_of(base(), &root)?,
     };
     Ok((program, note))
 }

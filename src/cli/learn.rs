@@ -11,6 +11,7 @@ use bnsl::pipeline::{
     default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
 };
 use bnsl::report::{LearnReport, Status};
+use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::DpOptions;
 use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
@@ -41,6 +42,12 @@ pub(crate) struct Args {
     /// method; see README.
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
+    /// Learn the best DAG whose moral graph has treewidth at most W (Nie et al. 2016),
+    /// by the bounded-treewidth MILP (--method ilp, the default then); W = 0 gives the
+    /// empty DAG. The answer's width is certified by a tree decomposition, which the
+    /// JSON gives with treewidth_bound and treewidth.
+    #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = super::parse_width)]
+    pub treewidth: Option<usize>,
     #[command(flatten)]
     pub run: RunLimitArgs,
     #[command(flatten)]
@@ -85,6 +92,14 @@ pub(crate) struct IlpArgs {
     /// Program to solve: family variables with cluster cuts, or the ordering formulation.
     #[arg(long, value_enum, default_value_t = Formulation::Family)]
     pub formulation: Formulation,
+    /// Form of the bounded-treewidth MILP of --treewidth: tight (rows summed over the
+    /// families, the default) or paper (formulation (6) of Nie et al. 2016 as written).
+    #[arg(long, value_enum, value_name = "FORM")]
+    pub treewidth_form: Option<TreewidthFormArg>,
+    /// Solve the bounded-treewidth MILP of --treewidth without first adding the cluster
+    /// cuts of LP rounds on the family program (which tighten its acyclicity rows).
+    #[arg(long)]
+    pub no_root_cuts: bool,
     /// Stop once (bound − score) / |score| ≤ G (the status stays `feasible` unless the
     /// gap is closed).
     #[arg(long, value_name = "G", allow_negative_numbers = true)]
@@ -130,6 +145,15 @@ pub(crate) struct IlpArgs {
     /// JSON gains warm_start, warm_start_score and warm_start_time_s.
     #[arg(long, value_name = "asobs[:S]|FILE", value_parser = parse_warm_start)]
     pub warm_start: Option<WarmStartArg>,
+}
+
+/// The forms of the bounded-treewidth MILP (`--treewidth-form`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum TreewidthFormArg {
+    /// Rows summed over the families: same solutions, tighter relaxation.
+    Tight,
+    /// Formulation (6) as the paper writes it.
+    Paper,
 }
 
 /// What `--warm-start` names.
@@ -204,6 +228,8 @@ impl IlpArgs {
             ("--scip-param", !self.scip_param.is_empty()),
             ("--highs-param", !self.highs_param.is_empty()),
             ("--warm-start", self.warm_start.is_some()),
+            ("--treewidth-form", self.treewidth_form.is_some()),
+            ("--no-root-cuts", self.no_root_cuts),
         ];
         given
             .into_iter()
@@ -262,6 +288,11 @@ impl IlpArgs {
         IlpSettings {
             backend: self.backend.clone(),
             formulation: self.formulation,
+            treewidth_form: match self.treewidth_form {
+                Some(TreewidthFormArg::Paper) => TreewidthForm::Paper,
+                Some(TreewidthFormArg::Tight) | None => TreewidthForm::Tight,
+            },
+            treewidth_no_root_cuts: self.no_root_cuts,
             options: IlpOptions {
                 limits: Limits {
                     time_limit: run.time_limit,
@@ -420,6 +451,15 @@ fn resolve_method(args: &Args, table: &ScoreTable) -> anyhow::Result<Method> {
     if !args.ilp.given_flags().is_empty() {
         return Ok(Method::Ilp);
     }
+    if let Some(width) = args.treewidth.filter(|&w| w + 1 < table.n()) {
+        let backend = configured(args.ilp.backend.as_deref(), &[])?;
+        eprintln!(
+            "bnsl: no --method given: proving the best DAG of treewidth at most {width} by the \
+             bounded-treewidth MILP on {}",
+            backend.name()
+        );
+        return Ok(Method::Ilp);
+    }
     let method = default_exact_method(table);
     let engine = match method {
         Method::Ilp => {
@@ -479,6 +519,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let observer = TerminalObserver::new(args.ilp.log_progress);
     let table = load_problem(&args.input, args.input_kind, &setup, &observer)?;
     let constraints = constraints(&args, &table)?;
+    if args.treewidth.is_none() && (args.ilp.treewidth_form.is_some() || args.ilp.no_root_cuts) {
+        bail!(
+            "--treewidth-form and --no-root-cuts shape the MILP of --treewidth W: give the bound"
+        );
+    }
     let method = resolve_method(&args, &table)?;
     args.ilp.check_used_by(method)?;
     args.ilp.check_warm_start_fits(&args.run)?;
@@ -499,6 +544,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             _ => DpOptions::default(),
         },
         constraints,
+        treewidth: args.treewidth,
         stop: StopToken::new(),
     };
     // Every method stops at Ctrl+C: the ILP engines and the order searches report what

@@ -14,6 +14,7 @@ mod progress;
 mod sample;
 mod score;
 mod scoring_args;
+mod treewidth;
 mod verify;
 
 /// Bayesian network structure learning by mathematical programming.
@@ -41,6 +42,8 @@ pub(crate) enum Command {
     Sample(sample::Args),
     /// Markov blankets by BAMB, IAMB or HITON-MB with G² independence tests.
     Mb(mb::Args),
+    /// The treewidth of a DAG's moral graph, with a tree decomposition that shows it.
+    Treewidth(treewidth::Args),
 }
 
 /// The exit code of a run that Ctrl+C stopped before it proved its answer: 128 + SIGINT,
@@ -57,8 +60,16 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Export(a) => export::run(a),
         Command::Sample(a) => sample::run(a),
         Command::Mb(a) => mb::run(a),
+        Command::Treewidth(a) => treewidth::run(a),
     };
     ran.map(|()| ExitCode::SUCCESS)
+}
+
+/// A treewidth bound: a non-negative integer.
+pub(crate) fn parse_width(text: &str) -> Result<usize, String> {
+    text.trim().parse().map_err(|_| {
+        format!("`{text}` is not a treewidth bound: W is a non-negative integer (0 gives the empty DAG)")
+    })
 }
 
 /// Writes to standard output, returning the write's error (a closed pipe, a full disk)

@@ -7,8 +7,10 @@ use anyhow::{bail, Context};
 use bnsl::dag_io::read_dag_file;
 use bnsl::data::load_data;
 use bnsl::fio::read_scores;
+use bnsl::formulations::treewidth::moral_graph;
 use bnsl::formulations::Dag;
 use bnsl::scores::LocalScorer;
+use bnsl::treewidth::{answer_limits, dag_treewidth, read_decomposition};
 use std::path::PathBuf;
 
 /// Arguments of `bnsl verify`.
@@ -30,6 +32,15 @@ pub(crate) struct Args {
     /// Fail unless the recomputed total score equals this value (within 1e-6).
     #[arg(long, allow_negative_numbers = true)]
     pub expect: Option<f64>,
+    /// Fail unless the DAG's treewidth (of its moral graph) is at most W: shown by the
+    /// decomposition of --decomposition when given, else by bnsl's own search.
+    #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = super::parse_width)]
+    pub treewidth: Option<usize>,
+    /// A tree decomposition of the DAG's moral graph (JSON with `bags` of names and
+    /// `edges` between bags, as `bnsl learn --treewidth W --json` and `bnsl treewidth
+    /// -o` write it), checked bag by bag against the moral graph.
+    #[arg(long, value_name = "FILE", requires = "treewidth")]
+    pub decomposition: Option<PathBuf>,
     /// Print one JSON object with the checks to stdout.
     #[arg(long)]
     pub json: bool,
@@ -50,9 +61,45 @@ fn read_listed(path: &std::path::Path, names: &[String]) -> anyhow::Result<Dag> 
     Ok(file.dag)
 }
 
+/// The width at most `bound` that shows the DAG's treewidth: the width of the checked
+/// decomposition of `--decomposition`, or of bnsl's own search; an error when neither
+/// shows the bound.
+fn check_width(args: &Args, dag: &Dag, names: &[String], bound: usize) -> anyhow::Result<usize> {
+    let moral = moral_graph(dag);
+    if let Some(path) = &args.decomposition {
+        let decomposition = read_decomposition(path, names)?;
+        let width = decomposition.check(&moral).map_err(|e| {
+            anyhow::anyhow!(
+                "{} is not a tree decomposition of the DAG's moral graph: {e}",
+                path.display()
+            )
+        })?;
+        if width > bound {
+            bail!(
+                "{} has width {width}, above the bound {bound}",
+                path.display()
+            );
+        }
+        return Ok(width);
+    }
+    let (shown, lower) = dag_treewidth(dag, None, &answer_limits()).map_err(anyhow::Error::msg)?;
+    match (shown.width <= bound, shown.exact) {
+        (true, _) => Ok(shown.width),
+        (false, true) => bail!(
+            "the DAG has treewidth {}, above the bound {bound}",
+            shown.width
+        ),
+        (false, false) => bail!(
+            "no decomposition of width at most {bound} found (best {}, lower bound {lower}); \
+             give one with --decomposition",
+            shown.width
+        ),
+    }
+}
+
 /// Runs `bnsl verify`.
 pub(super) fn run(args: Args) -> anyhow::Result<()> {
-    let (score, arcs, n) = match (&args.scores, &args.data) {
+    let (score, dag, names) = match (&args.scores, &args.data) {
         (Some(path), _) => {
             args.scoring.check_score_file(path)?;
             let table = read_scores(path)?.table;
@@ -60,29 +107,39 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             let score = dag.check(&table).with_context(|| {
                 format!("{} fails against {}", args.dag.display(), path.display())
             })?;
-            (score, dag.arc_count(), dag.n())
+            (score, dag, table.names().to_vec())
         }
         (None, Some(path)) => {
             let data = load_data(path, &args.scoring.data.load_options()?)?;
-            let dag = read_listed(&args.dag, &data.names())?;
-            (
-                LocalScorer::new(&data, args.scoring.kind()?).score_dag(&dag)?,
-                dag.arc_count(),
-                dag.n(),
-            )
+            let names = data.names();
+            let dag = read_listed(&args.dag, &names)?;
+            let score = LocalScorer::new(&data, args.scoring.kind()?).score_dag(&dag)?;
+            (score, dag, names)
         }
         (None, None) => unreachable!("clap requires --scores or --data"),
+    };
+    let (arcs, n) = (dag.arc_count(), dag.n());
+    let width = match args.treewidth {
+        Some(bound) => Some(check_width(&args, &dag, &names, bound)?),
+        None => None,
     };
     let matches = args.expect.map(|want| (score - want).abs() <= 1e-6);
     if args.json {
         let obj = serde_json::json!({
             "acyclic": true, "candidates": args.scores.is_some(), "score": score,
             "nodes": n, "arcs": arcs, "expected": args.expect, "matches_expected": matches,
+            "treewidth_bound": args.treewidth, "treewidth_shown": width,
         });
         out(format_args!("{obj}\n"))?;
     } else {
+        let width = width.map_or(String::new(), |w| {
+            format!(
+                ", treewidth at most {w} (bound {})",
+                args.treewidth.unwrap_or(w)
+            )
+        });
         out(format_args!(
-            "ok: {n} nodes, {arcs} arcs, acyclic, score {score:.6}\n"
+            "ok: {n} nodes, {arcs} arcs, acyclic, score {score:.6}{width}\n"
         ))?;
     }
     if let (Some(want), Some(false)) = (args.expect, matches) {

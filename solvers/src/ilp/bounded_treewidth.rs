@@ -2,12 +2,14 @@
 //! formulation (6) of Nie et al. 2016) in one call on any back-end, warm-started from a
 //! DAG of small enough treewidth when one is given and the back-end can take it.
 
+use super::cut_loop::root_cuts;
 use super::static_program::solve_static;
 use super::{IlpOptions, IlpOutcome, IlpProgress};
 use crate::milp::{MilpBackend, SolverError};
 use bnsl_formulations::bounded_treewidth::{treewidth_model, TreewidthForm};
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
 use bnsl_formulations::{Dag, FamilyIlp};
+use std::time::Instant;
 
 /// Search nodes the exact treewidth of a warm start may take; a start whose width is not
 /// settled within them is not used.
@@ -23,17 +25,55 @@ pub struct TreewidthOutcome {
     pub elimination_order: Option<Vec<usize>>,
 }
 
-/// Solves the program (6) of `ilp`'s table with treewidth bound `width` on `backend`.
-/// The start of `options` is used when its treewidth is at most `width`.
+/// How the bounded-treewidth program is built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TreewidthMilp {
+    /// The treewidth bound `w`.
+    pub width: usize,
+    /// Which rows.
+    pub form: TreewidthForm,
+    /// Start from the cluster cuts that the cut loop's LP rounds find on the family
+    /// program ([`root_cuts`]): valid for every DAG, so the program keeps its optimum,
+    /// and they tighten its acyclicity, which the order rows alone leave loose.
+    pub root_cuts: bool,
+}
+
+impl TreewidthMilp {
+    /// The tight form with root cuts, for bound `width`.
+    pub fn new(width: usize) -> Self {
+        TreewidthMilp {
+            width,
+            form: TreewidthForm::Tight,
+            root_cuts: true,
+        }
+    }
+}
+
+/// Solves the program (6) of `ilp`'s table as `settings` build it, on `backend`; the
+/// time limit covers the root rounds. The start of `options` is used when its treewidth
+/// is at most the bound.
 pub fn solve_bounded_treewidth(
     backend: &dyn MilpBackend,
     ilp: &FamilyIlp<'_>,
-    width: usize,
-    form: TreewidthForm,
+    settings: TreewidthMilp,
     options: &IlpOptions,
     progress: &dyn Fn(&IlpProgress),
 ) -> Result<TreewidthOutcome, SolverError> {
-    let program = treewidth_model(ilp, width, form);
+    let began = Instant::now();
+    let mut program = treewidth_model(ilp, settings.width, settings.form);
+    let mut options = options.clone();
+    let mut cuts = 0;
+    if settings.root_cuts {
+        let root = root_cuts(backend, ilp, &options)?;
+        root.add_cuts_to(&mut program.model)
+            .expect("cluster cuts are rows over the family columns");
+        cuts = root.cuts;
+        if let Some(limit) = options.limits.time_limit.as_mut() {
+            *limit = (*limit - began.elapsed().as_secs_f64()).max(0.0);
+        }
+    }
+    let options = &options;
+    let width = settings.width;
     let start = options.start.as_ref().and_then(|dag| {
         let order = order_within(dag, width)?;
         let values = program.start_values(ilp, dag, &order)?;
@@ -53,8 +93,11 @@ pub fn solve_bounded_treewidth(
         (Some(_), Some(values)) => Some(program.elimination_order(&values)),
         (Some(_), None) => start_order,
     };
+    let mut outcome = answer.outcome;
+    outcome.cuts = cuts;
+    outcome.time_s = began.elapsed().as_secs_f64();
     Ok(TreewidthOutcome {
-        ilp: answer.outcome,
+        ilp: outcome,
         elimination_order,
     })
 }

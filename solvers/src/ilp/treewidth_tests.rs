@@ -1,6 +1,6 @@
 //! The bounded-treewidth MILP on every back-end against a brute-force oracle.
 
-use super::bounded_treewidth::solve_bounded_treewidth;
+use super::bounded_treewidth::{solve_bounded_treewidth, TreewidthMilp};
 use super::tests::{random_tables, TableShape};
 use super::IlpOptions;
 use crate::milp::{backends, Status};
@@ -73,10 +73,15 @@ proptest! {
         let optimum = brute_force(&table, width);
         let ilp = FamilyIlp::new(&table);
         for backend in backends() {
-            for form in [TreewidthForm::Paper, TreewidthForm::Tight] {
-                let what = format!("{} {form:?} width {width}", backend.name());
+            for (form, root_cuts) in [
+                (TreewidthForm::Paper, false),
+                (TreewidthForm::Tight, false),
+                (TreewidthForm::Tight, true),
+            ] {
+                let what = format!("{} {form:?} root cuts {root_cuts} width {width}", backend.name());
+                let settings = TreewidthMilp { width, form, root_cuts };
                 let out = solve_bounded_treewidth(
-                    backend.as_ref(), &ilp, width, form, &IlpOptions::default(), &|_| {},
+                    backend.as_ref(), &ilp, settings, &IlpOptions::default(), &|_| {},
                 ).unwrap();
                 prop_assert_eq!(out.ilp.status, Status::Optimal, "{}", what);
                 let dag = out.ilp.dag.as_ref().unwrap();
@@ -120,8 +125,7 @@ fn a_start_within_the_bound_is_kept_and_one_beyond_is_not_used() {
         let narrow = solve_bounded_treewidth(
             backend.as_ref(),
             &ilp,
-            1,
-            TreewidthForm::Tight,
+            TreewidthMilp::new(1),
             &options,
             &|_| {},
         )
@@ -131,8 +135,7 @@ fn a_start_within_the_bound_is_kept_and_one_beyond_is_not_used() {
         let full = solve_bounded_treewidth(
             backend.as_ref(),
             &ilp,
-            3,
-            TreewidthForm::Tight,
+            TreewidthMilp::new(3),
             &options,
             &|_| {},
         )

@@ -1,0 +1,275 @@
+//! Bounded treewidth (seed 003) from the command line: `bnsl treewidth` on classic
+//! networks, `bnsl learn --treewidth W` on every back-end and form with its certificate
+//! checked by `bnsl verify`, consistency with the unbounded optimum, and the inputs that
+//! are refused.
+
+mod common;
+
+use common::{fails_with, repo, shipped_scores};
+
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = common::bnsl(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"))
+}
+
+fn network(name: &str) -> String {
+    repo()
+        .join("instances/networks")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// The moral graphs of the shipped classic networks have their known treewidths, each
+/// shown exactly, with a decomposition that `bnsl verify` accepts.
+#[test]
+fn classic_networks_have_their_treewidth() {
+    for (name, width) in [
+        ("asia.bif", 2),
+        ("child.bif", 3),
+        ("insurance.bif", 6),
+        ("alarm.bif", 4),
+    ] {
+        let r = run_json(&["treewidth", &network(name), "--json"]);
+        assert_eq!(r["treewidth"], width, "{name}");
+        assert_eq!(r["treewidth_exact"], true, "{name}");
+        assert_eq!(r["lower_bound"], width, "{name}");
+    }
+}
+
+/// `bnsl verify --treewidth` accepts a decomposition of the right width, rejects a
+/// narrower bound, and rejects a tampered decomposition by its cause.
+#[test]
+fn verify_checks_width_and_decompositions() {
+    let dir = tempfile::tempdir().unwrap();
+    let alarm = network("alarm.bif");
+    let cert = dir.path().join("alarm_tw.json");
+    let cert_s = cert.to_string_lossy().into_owned();
+    run_json(&["treewidth", &alarm, "-o", &cert_s, "--json"]);
+    let data = repo().join("instances/data/alarm_1000.csv");
+    let data = data.to_string_lossy();
+    let ok = common::bnsl(&[
+        "verify",
+        "--data",
+        &data,
+        "--dag",
+        &alarm,
+        "--treewidth",
+        "4",
+        "--decomposition",
+        &cert_s,
+    ]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("treewidth at most 4"));
+    fails_with(
+        &[
+            "verify",
+            "--data",
+            &data,
+            "--dag",
+            &alarm,
+            "--treewidth",
+            "3",
+        ],
+        &["treewidth 4, above the bound 3"],
+    );
+    let mut tampered: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cert).unwrap()).unwrap();
+    tampered["decomposition"]["bags"][0] = serde_json::json!(["HISTORY"]);
+    let bad = dir.path().join("bad.json");
+    std::fs::write(&bad, tampered.to_string()).unwrap();
+    fails_with(
+        &[
+            "verify",
+            "--data",
+            &data,
+            "--dag",
+            &alarm,
+            "--treewidth",
+            "4",
+            "--decomposition",
+            &bad.to_string_lossy(),
+        ],
+        &["is not a tree decomposition of the DAG's moral graph"],
+    );
+}
+
+/// On every back-end and in both forms, the best DAG of treewidth at most W is the same,
+/// its width is at most W and shown by a decomposition `bnsl verify` accepts; with W at
+/// the unbounded optimum's width, the answer is the unbounded optimum.
+#[cfg(all(feature = "highs", feature = "cbc", feature = "scip"))]
+#[test]
+fn every_back_end_learns_the_same_bounded_optimum() {
+    let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let free = run_json(&["learn", &scores, "--method", "dp", "--json"]);
+    let free_score = free["score"].as_f64().unwrap();
+    let free_dag = dir.path().join("free.json");
+    std::fs::write(&free_dag, free.to_string()).unwrap();
+    let free_width = run_json(&[
+        "treewidth",
+        &free_dag.to_string_lossy(),
+        "--scores",
+        &scores,
+        "--json",
+    ])["treewidth"]
+        .as_u64()
+        .unwrap();
+    assert!(free_width >= 2, "child's optimum has width {free_width}");
+    let narrow = (free_width - 1).to_string();
+    let mut scores_seen = Vec::new();
+    for (backend, extra) in [
+        ("scip", vec![]),
+        ("scip", vec!["--treewidth-form", "paper", "--no-root-cuts"]),
+        ("highs", vec![]),
+        ("cbc", vec![]),
+    ] {
+        let mut args = vec![
+            "learn",
+            scores.as_str(),
+            "--treewidth",
+            narrow.as_str(),
+            "--backend",
+            backend,
+            "--json",
+        ];
+        args.extend(extra.iter().copied());
+        let r = run_json(&args);
+        assert_eq!(r["status"], "optimal", "{args:?}");
+        assert_eq!(r["engine"], "treewidth_milp");
+        assert!(
+            r["treewidth"].as_u64().unwrap() <= free_width - 1,
+            "{args:?}"
+        );
+        let out = dir.path().join(format!("{backend}{}.json", extra.len()));
+        std::fs::write(&out, r.to_string()).unwrap();
+        let out = out.to_string_lossy();
+        let checked = common::bnsl(&[
+            "verify",
+            "--scores",
+            &scores,
+            "--dag",
+            &out,
+            "--treewidth",
+            &narrow,
+            "--decomposition",
+            &out,
+        ]);
+        assert!(
+            checked.status.success(),
+            "{}",
+            String::from_utf8_lossy(&checked.stderr)
+        );
+        scores_seen.push(r["score"].as_f64().unwrap());
+    }
+    for s in &scores_seen {
+        assert!((s - scores_seen[0]).abs() < 1e-6, "{scores_seen:?}");
+    }
+    assert!(scores_seen[0] < free_score + 1e-9);
+    let wide = free_width.to_string();
+    let r = run_json(&[
+        "learn",
+        &scores,
+        "--treewidth",
+        &wide,
+        "--backend",
+        "highs",
+        "--json",
+    ]);
+    assert!(
+        (r["score"].as_f64().unwrap() - free_score).abs() < 1e-6,
+        "{r}"
+    );
+}
+
+/// A bound of n − 1 or more bounds nothing: said, and learned without it.
+#[test]
+fn a_vacuous_bound_is_said_and_ignored() {
+    let scores = shipped_scores("asia_10000.BIC.palim3.jkl");
+    let r = run_json(&[
+        "learn",
+        &scores,
+        "--treewidth",
+        "7",
+        "--method",
+        "dp",
+        "--json",
+    ]);
+    assert_eq!(r["status"], "optimal");
+    assert!(r["treewidth_note"]
+        .as_str()
+        .unwrap()
+        .contains("every DAG fits"));
+    assert_eq!(r["treewidth_bound"], 7);
+    assert!(r["treewidth"].as_u64().unwrap() <= 7);
+}
+
+/// W = 0 is the empty DAG; arcs that every network must have and that exceed the bound
+/// make the run infeasible with the reason; a negative or fractional W, a method that
+/// cannot keep a bound, and the MILP's options without a bound are refused.
+#[cfg(all(feature = "highs", feature = "cbc", feature = "scip"))]
+#[test]
+fn bounds_that_cannot_hold_and_bad_flags_are_refused() {
+    let scores = shipped_scores("asia_10000.BIC.palim3.jkl");
+    let r = run_json(&["learn", &scores, "--treewidth", "0", "--json"]);
+    assert_eq!(
+        (r["status"].as_str(), r["treewidth"].as_u64()),
+        (Some("optimal"), Some(0))
+    );
+    assert!(r["parents"]
+        .as_object()
+        .unwrap()
+        .values()
+        .all(|p| p.as_array().unwrap().is_empty()));
+    for (args, needle) in [
+        (vec!["--treewidth", "-1"], "W is a non-negative integer"),
+        (vec!["--treewidth", "1.5"], "`1.5` is not a treewidth bound"),
+        (
+            vec!["--treewidth", "2", "--method", "asobs"],
+            "--treewidth needs --method ilp",
+        ),
+        (vec!["--treewidth-form", "paper"], "give the bound"),
+        (
+            vec!["--treewidth", "2", "--collect", "--epsilon", "1"],
+            "--treewidth does not apply",
+        ),
+    ] {
+        let mut all = vec!["learn", scores.as_str()];
+        all.extend(args);
+        fails_with(&all, &[needle]);
+    }
+    // a -> b, {a, b} -> c, {b, c} -> d, {a, d} -> e: the moral graph holds K4 on a..d.
+    let dir = tempfile::tempdir().unwrap();
+    let table = dir.path().join("k4.jkl");
+    std::fs::write(
+        &table,
+        "5\na 1\n-1 0\nb 2\n-1 0\n-2 1 a\nc 2\n-1 0\n-3 2 a b\nd 2\n-1 0\n-3 2 b c\ne 2\n-1 0\n-3 2 a d\n",
+    )
+    .unwrap();
+    let cons = dir.path().join("k4.con");
+    std::fs::write(&cons, "require a -> b\nrequire a -> c\nrequire b -> c\nrequire b -> d\nrequire c -> d\nrequire a -> e\nrequire d -> e\n").unwrap();
+    let table = table.to_string_lossy();
+    let cons = cons.to_string_lossy();
+    fails_with(
+        &["learn", &table, "--constraints", &cons, "--treewidth", "2"],
+        &["infeasible", "treewidth 3, above the bound 2"],
+    );
+    let r = run_json(&[
+        "learn",
+        &table,
+        "--constraints",
+        &cons,
+        "--treewidth",
+        "4",
+        "--method",
+        "dp",
+        "--json",
+    ]);
+    assert_eq!(r["treewidth"], 3);
+}
