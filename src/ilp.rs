@@ -51,6 +51,12 @@ pub struct IlpSettings {
     /// Solve the bounded-treewidth MILP without the root rounds' cluster cuts
     /// ([`TreewidthMilp::root_cuts`]).
     pub treewidth_no_root_cuts: bool,
+    /// Solve the bounded-treewidth MILP without first solving the family ILP unbounded
+    /// ([`TreewidthMilp::unbounded_first`]).
+    pub treewidth_no_unbounded_first: bool,
+    /// Solve the static bounded-treewidth MILP even on a back-end with its own branch
+    /// and cut ([`TreewidthMilp::branch_and_cut`]).
+    pub treewidth_static: bool,
     /// Limits, separation settings, start DAG, stop token.
     pub options: IlpOptions,
     /// The user's options for the back-end (`--backend-param`, `--scip-param`,
@@ -90,6 +96,8 @@ impl Default for IlpSettings {
             formulation: Formulation::Family,
             treewidth_form: TreewidthForm::default(),
             treewidth_no_root_cuts: false,
+            treewidth_no_unbounded_first: false,
+            treewidth_static: false,
             options: IlpOptions::default(),
             backend_params: Vec::new(),
             warm_start: None,
@@ -136,6 +144,8 @@ pub fn run_ilp(
             width,
             form: settings.treewidth_form,
             root_cuts: !settings.treewidth_no_root_cuts,
+            unbounded_first: !settings.treewidth_no_unbounded_first,
+            branch_and_cut: !settings.treewidth_static,
         };
         let solved = solve_bounded_treewidth(engine.as_ref(), &ilp, program, &options, progress)?;
         fill_report(report, solved.ilp)?;

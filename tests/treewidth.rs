@@ -143,10 +143,7 @@ fn every_back_end_learns_the_same_bounded_optimum() {
         let r = run_json(&args);
         assert_eq!(r["status"], "optimal", "{args:?}");
         assert_eq!(r["engine"], "treewidth_milp");
-        assert!(
-            r["treewidth"].as_u64().unwrap() < free_width,
-            "{args:?}"
-        );
+        assert!(r["treewidth"].as_u64().unwrap() < free_width, "{args:?}");
         let out = dir.path().join(format!("{backend}{}.json", extra.len()));
         std::fs::write(&out, r.to_string()).unwrap();
         let out = out.to_string_lossy();

@@ -42,7 +42,7 @@
 //! moral graph with width at most `w` ([`TreewidthProgram::elimination_order`]).
 
 use crate::family::FamilyIlp;
-use crate::milp::{MilpModel, VarId};
+use crate::milp::{MilpModel, SideConstraints, VarId};
 use crate::ordering::{arc_columns, order_values};
 use bnsl_core::treewidth::{moral_graph, Graph, TreeDecomposition};
 use bnsl_core::Dag;
@@ -73,12 +73,39 @@ pub struct TreewidthProgram {
 
 /// The bounded-treewidth program (6) of `ilp`'s table with bound `width`, in `form`.
 pub fn treewidth_model(ilp: &FamilyIlp<'_>, width: usize, form: TreewidthForm) -> TreewidthProgram {
+    build(ilp, width, form, true)
+}
+
+/// The rows of (6) beyond the family program, without the order variables `v` and
+/// their rows (6g): for an engine that makes the families acyclic itself (a branch and
+/// cut with cluster cuts), the chordal graph of width at most `width` that holds the
+/// moral graph. Its columns are `y` then `z`.
+pub fn treewidth_side(ilp: &FamilyIlp<'_>, width: usize, form: TreewidthForm) -> SideConstraints {
+    let program = build(ilp, width, form, false);
+    let base_columns = ilp.num_columns();
+    SideConstraints {
+        base_columns,
+        columns: program.model.variables()[base_columns..].to_vec(),
+        rows: program.model.rows()[ilp.n()..].to_vec(),
+    }
+}
+
+/// The program, with the order variables and rows (6g) when `acyclic`.
+fn build(
+    ilp: &FamilyIlp<'_>,
+    width: usize,
+    form: TreewidthForm,
+    acyclic: bool,
+) -> TreewidthProgram {
     let n = ilp.n();
     let mut model = ilp.model();
     let bound = n as f64;
-    let order: Vec<VarId> = (0..n)
-        .map(|i| continuous(&mut model, format!("order_{i}"), bound))
-        .collect();
+    let order: Vec<VarId> = match acyclic {
+        true => (0..n)
+            .map(|i| continuous(&mut model, format!("order_{i}"), bound))
+            .collect(),
+        false => Vec::new(),
+    };
     let fill: Vec<Vec<Option<VarId>>> = (0..n)
         .map(|i| {
             (0..n)
@@ -89,14 +116,13 @@ pub fn treewidth_model(ilp: &FamilyIlp<'_>, width: usize, form: TreewidthForm) -
     let elimination: Vec<VarId> = (0..n)
         .map(|i| continuous(&mut model, format!("elim_{i}"), bound))
         .collect();
-    let program = TreewidthProgram {
+    let mut program = TreewidthProgram {
         model,
         width,
         order,
         fill,
         elimination,
     };
-    let mut program = program;
     program.add_elimination_rows(form);
     match form {
         TreewidthForm::Paper => program.add_paper_family_rows(ilp),
@@ -117,7 +143,7 @@ fn binary(model: &mut MilpModel, name: String) -> VarId {
 
 impl TreewidthProgram {
     fn n(&self) -> usize {
-        self.order.len()
+        self.elimination.len()
     }
 
     fn y(&self, i: usize, j: usize) -> VarId {
@@ -181,8 +207,10 @@ impl TreewidthProgram {
             let pi = VarId::from_index(col);
             let parents = ilp.parents(col).to_vec();
             for (a, &j) in parents.iter().enumerate() {
-                let row = vec![(pi, big), (self.order[j], -1.0), (self.order[i], 1.0)];
-                self.le(format!("acyclic_{i}_{t}_{j}"), row, n as f64);
+                if !self.order.is_empty() {
+                    let row = vec![(pi, big), (self.order[j], -1.0), (self.order[i], 1.0)];
+                    self.le(format!("acyclic_{i}_{t}_{j}"), row, n as f64);
+                }
                 let row = vec![(pi, 1.0), (self.y(i, j), -1.0), (self.y(j, i), -1.0)];
                 self.le(format!("arc_edge_{i}_{t}_{j}"), row, 0.0);
                 for &k in &parents[a + 1..] {
@@ -198,7 +226,8 @@ impl TreewidthProgram {
         let n = self.n();
         let big = (n + 1) as f64;
         let arcs = arc_columns(ilp);
-        for (i, into_i) in arcs.iter().enumerate() {
+        let acyclic = !self.order.is_empty();
+        for (i, into_i) in arcs.iter().enumerate().filter(|_| acyclic) {
             for (j, cols) in into_i.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
                 let mut row: Vec<(VarId, f64)> = cols.iter().map(|&c| (c, big)).collect();
                 row.push((self.order[j], -1.0));
@@ -255,8 +284,9 @@ impl TreewidthProgram {
     ) -> Option<Vec<f64>> {
         let mut values = vec![0.0; self.model.num_vars()];
         values[..ilp.num_columns()].copy_from_slice(&ilp.values_of(dag)?);
-        for (v, value) in order_values(dag)?.into_iter().enumerate() {
-            values[self.order[v].index()] = value;
+        let topological = order_values(dag)?;
+        for (&column, value) in self.order.iter().zip(topological) {
+            values[column.index()] = value;
         }
         let moral: Graph = moral_graph(dag);
         let decomposition = TreeDecomposition::from_elimination(&moral, order);

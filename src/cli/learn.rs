@@ -100,6 +100,15 @@ pub(crate) struct IlpArgs {
     /// cuts of LP rounds on the family program (which tighten its acyclicity rows).
     #[arg(long)]
     pub no_root_cuts: bool,
+    /// Solve the bounded-treewidth MILP of --treewidth without first solving the
+    /// problem unbounded (whose optimum, when its width fits, is the answer).
+    #[arg(long)]
+    pub no_unbounded_first: bool,
+    /// On SCIP, solve the static bounded-treewidth MILP (order rows for acyclicity)
+    /// instead of SCIP's branch and cut with cluster cuts and the treewidth rows as side
+    /// constraints.
+    #[arg(long)]
+    pub static_treewidth_milp: bool,
     /// Stop once (bound − score) / |score| ≤ G (the status stays `feasible` unless the
     /// gap is closed).
     #[arg(long, value_name = "G", allow_negative_numbers = true)]
@@ -230,6 +239,8 @@ impl IlpArgs {
             ("--warm-start", self.warm_start.is_some()),
             ("--treewidth-form", self.treewidth_form.is_some()),
             ("--no-root-cuts", self.no_root_cuts),
+            ("--no-unbounded-first", self.no_unbounded_first),
+            ("--static-treewidth-milp", self.static_treewidth_milp),
         ];
         given
             .into_iter()
@@ -293,6 +304,8 @@ impl IlpArgs {
                 Some(TreewidthFormArg::Tight) | None => TreewidthForm::Tight,
             },
             treewidth_no_root_cuts: self.no_root_cuts,
+            treewidth_no_unbounded_first: self.no_unbounded_first,
+            treewidth_static: self.static_treewidth_milp,
             options: IlpOptions {
                 limits: Limits {
                     time_limit: run.time_limit,

@@ -149,6 +149,20 @@ pub enum MilpError {
     },
 }
 
+/// Columns and rows to add to another program whose `base_columns` columns come first
+/// (the family program, for the engines that solve it): column `k` of `columns` is
+/// column `base_columns + k` of the whole, and `rows` refer to both kinds by
+/// [`VarId::index`] in the whole.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SideConstraints {
+    /// Columns of the program the side is added to.
+    pub base_columns: usize,
+    /// The added columns.
+    pub columns: Vec<Variable>,
+    /// The added rows.
+    pub rows: Vec<Row>,
+}
+
 /// Column-major (compressed sparse column) form of a model's constraint matrix, the
 /// layout the HiGHS and CBC C interfaces take.
 #[derive(Clone, Debug, PartialEq)]

@@ -4,11 +4,12 @@
 
 use super::cut_loop::root_cuts;
 use super::static_program::solve_static;
-use super::{IlpOptions, IlpOutcome, IlpProgress};
-use crate::milp::{MilpBackend, SolverError};
-use bnsl_formulations::bounded_treewidth::{treewidth_model, TreewidthForm};
+use super::{family_solver, gap_closed, IlpOptions, IlpOutcome, IlpProgress};
+use crate::milp::{MilpBackend, SolverError, Status};
+use bnsl_formulations::bounded_treewidth::{treewidth_model, treewidth_side, TreewidthForm};
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
 use bnsl_formulations::{Dag, FamilyIlp};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Search nodes the exact treewidth of a warm start may take; a start whose width is not
@@ -36,6 +37,13 @@ pub struct TreewidthMilp {
     /// program ([`root_cuts`]): valid for every DAG, so the program keeps its optimum,
     /// and they tighten its acyclicity, which the order rows alone leave loose.
     pub root_cuts: bool,
+    /// Solve the family ILP without the bound first: when its optimum has treewidth at
+    /// most the bound, it is the answer, proved, and the MILP is not built.
+    pub unbounded_first: bool,
+    /// On a back-end with its own branch and cut (SCIP), solve the family program with
+    /// the treewidth rows as side constraints ([`treewidth_side`]) and acyclicity by
+    /// cluster cuts, instead of the static program with its order rows (6g).
+    pub branch_and_cut: bool,
 }
 
 impl TreewidthMilp {
@@ -45,6 +53,8 @@ impl TreewidthMilp {
             width,
             form: TreewidthForm::Tight,
             root_cuts: true,
+            unbounded_first: true,
+            branch_and_cut: true,
         }
     }
 }
@@ -60,17 +70,47 @@ pub fn solve_bounded_treewidth(
     progress: &dyn Fn(&IlpProgress),
 ) -> Result<TreewidthOutcome, SolverError> {
     let began = Instant::now();
-    let mut program = treewidth_model(ilp, settings.width, settings.form);
+    let mut stage = began;
     let mut options = options.clone();
+    let mut free_bound = None;
+    if settings.unbounded_first {
+        let free = family_solver(backend).solve(ilp, &options, progress)?;
+        let fits = free
+            .dag
+            .as_ref()
+            .and_then(|dag| order_within(dag, settings.width));
+        match (free.status, fits) {
+            (Status::Optimal, Some(order)) => {
+                let ilp = IlpOutcome {
+                    time_s: began.elapsed().as_secs_f64(),
+                    ..free
+                };
+                return Ok(TreewidthOutcome {
+                    ilp,
+                    elimination_order: Some(order),
+                });
+            }
+            (Status::Infeasible, _) => {
+                return Ok(TreewidthOutcome {
+                    ilp: free,
+                    elimination_order: None,
+                })
+            }
+            _ => free_bound = free.bound,
+        }
+        spend(&mut options, &mut stage);
+    }
+    if settings.branch_and_cut && backend.branch_and_cut().is_some() {
+        return solve_with_side(backend, ilp, settings, options, progress, free_bound, began);
+    }
+    let mut program = treewidth_model(ilp, settings.width, settings.form);
     let mut cuts = 0;
     if settings.root_cuts {
         let root = root_cuts(backend, ilp, &options)?;
         root.add_cuts_to(&mut program.model)
             .expect("cluster cuts are rows over the family columns");
         cuts = root.cuts;
-        if let Some(limit) = options.limits.time_limit.as_mut() {
-            *limit = (*limit - began.elapsed().as_secs_f64()).max(0.0);
-        }
+        spend(&mut options, &mut stage);
     }
     let options = &options;
     let width = settings.width;
@@ -95,11 +135,64 @@ pub fn solve_bounded_treewidth(
     };
     let mut outcome = answer.outcome;
     outcome.cuts = cuts;
+    Ok(finish(outcome, elimination_order, free_bound, began))
+}
+
+/// The bounded problem by the back-end's branch and cut on the family program with the
+/// treewidth rows as side constraints.
+fn solve_with_side(
+    backend: &dyn MilpBackend,
+    ilp: &FamilyIlp<'_>,
+    settings: TreewidthMilp,
+    options: IlpOptions,
+    progress: &dyn Fn(&IlpProgress),
+    free_bound: Option<f64>,
+    began: Instant,
+) -> Result<TreewidthOutcome, SolverError> {
+    let side = treewidth_side(ilp, settings.width, settings.form);
+    let options = IlpOptions {
+        side: Some(Arc::new(side)),
+        start: None,
+        ..options
+    };
+    let outcome = family_solver(backend).solve(ilp, &options, progress)?;
+    let order = outcome
+        .dag
+        .as_ref()
+        .and_then(|dag| order_within(dag, settings.width));
+    Ok(finish(outcome, order, free_bound, began))
+}
+
+/// The outcome with its total time, and with the unbounded optimum's bound when that is
+/// the lower one (closing the gap when it meets the incumbent).
+fn finish(
+    mut outcome: IlpOutcome,
+    elimination_order: Option<Vec<usize>>,
+    free_bound: Option<f64>,
+    began: Instant,
+) -> TreewidthOutcome {
     outcome.time_s = began.elapsed().as_secs_f64();
-    Ok(TreewidthOutcome {
+    if let (Some(free), Some(bound)) = (free_bound, outcome.bound) {
+        if free < bound {
+            outcome.bound = Some(free);
+            if outcome.score.is_some_and(|s| gap_closed(s, free)) {
+                outcome.status = Status::Optimal;
+            }
+        }
+    }
+    TreewidthOutcome {
         ilp: outcome,
         elimination_order,
-    })
+    }
+}
+
+/// Shortens the time limit of `options` by the time since `stage` began, and begins
+/// the next stage.
+fn spend(options: &mut IlpOptions, stage: &mut Instant) {
+    if let Some(limit) = options.limits.time_limit.as_mut() {
+        *limit = (*limit - stage.elapsed().as_secs_f64()).max(0.0);
+    }
+    *stage = Instant::now();
 }
 
 /// An elimination order of `dag`'s moral graph with width at most `width`, if one is

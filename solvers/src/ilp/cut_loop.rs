@@ -71,6 +71,13 @@ impl FamilyIlpSolver for CutLoop<'_> {
         progress: &dyn Fn(&IlpProgress),
     ) -> Result<IlpOutcome, SolverError> {
         options.limits.validate()?;
+        if options.side.is_some() {
+            return Err(SolverError::Backend {
+                backend: self.backend.name(),
+                message: "the cut loop takes no side constraints; SCIP's branch and cut does"
+                    .into(),
+            });
+        }
         let sub_ip = (!options.heuristic_separation_only)
             .then(sub_ip_backend)
             .flatten();

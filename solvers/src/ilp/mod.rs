@@ -42,6 +42,7 @@ mod treewidth_tests;
 use crate::enumerate::Enumeration;
 use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use bnsl_formulations::family::separation::SeparationOptions;
+use bnsl_formulations::milp::SideConstraints;
 use bnsl_formulations::Dag;
 use collect::{CollectProgress, CollectSettings};
 use std::time::Instant;
@@ -63,6 +64,11 @@ pub struct IlpOptions {
     pub no_node_cuts: bool,
     /// A DAG to start from (it must be made of candidates of the table).
     pub start: Option<Dag>,
+    /// Columns and rows the answer must also satisfy, over the family columns and
+    /// columns of their own (the bounded-treewidth rows of
+    /// `bnsl_formulations::bounded_treewidth::treewidth_side`). Only an engine with its
+    /// own branch and cut takes them (SCIP's); the others refuse them.
+    pub side: Option<std::sync::Arc<SideConstraints>>,
 }
 
 /// The result of an exact solve.

@@ -73,13 +73,19 @@ proptest! {
         let optimum = brute_force(&table, width);
         let ilp = FamilyIlp::new(&table);
         for backend in backends() {
-            for (form, root_cuts) in [
-                (TreewidthForm::Paper, false),
-                (TreewidthForm::Tight, false),
-                (TreewidthForm::Tight, true),
+            for (form, root_cuts, unbounded_first, branch_and_cut) in [
+                (TreewidthForm::Paper, false, false, false),
+                (TreewidthForm::Tight, false, false, false),
+                (TreewidthForm::Tight, true, true, false),
+                (TreewidthForm::Paper, false, false, true),
+                (TreewidthForm::Tight, false, true, true),
             ] {
-                let what = format!("{} {form:?} root cuts {root_cuts} width {width}", backend.name());
-                let settings = TreewidthMilp { width, form, root_cuts };
+                let what = format!(
+                    "{} {form:?} root cuts {root_cuts} unbounded first {unbounded_first} \
+                     branch and cut {branch_and_cut} width {width}",
+                    backend.name()
+                );
+                let settings = TreewidthMilp { width, form, root_cuts, unbounded_first, branch_and_cut };
                 let out = solve_bounded_treewidth(
                     backend.as_ref(), &ilp, settings, &IlpOptions::default(), &|_| {},
                 ).unwrap();

@@ -30,6 +30,7 @@ use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, I
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
 use bnsl_formulations::family::set_packing::set_packing_rows;
+use bnsl_formulations::milp::SideConstraints;
 use bnsl_formulations::{Dag, FamilyIlp};
 use collector::Collector;
 use engine::{Engine, ScipCallFailed};
@@ -247,8 +248,10 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let engine = Rc::new(RefCell::new(unsafe {
             Engine::new(ilp, original, options, &self.settings, progress)
         }));
-        let mut scip = self.include_plugins(scip, &engine)?;
-        if self.settings.start_below_root {
+        let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
+        if options.side.is_some() {
+            // A DAG alone sets no side column: no start can be given.
+        } else if self.settings.start_below_root {
             engine.borrow_mut().pending_start = options.start.clone();
         } else if let Some(start) = options.start.as_ref().and_then(|dag| ilp.values_of(dag)) {
             let sol = scip.create_orig_sol();
@@ -306,7 +309,7 @@ impl ScipBranchAndCut {
         let collector = Rc::new(RefCell::new(unsafe {
             Collector::new(engine.clone(), Found::new(settings), progress)
         }));
-        let mut scip = self.include_plugins(scip, &engine)?;
+        let mut scip = self.include_plugins(scip, &engine, true)?;
         collector::include(scip.scip_ptr(), &collector)
             .map_err(failed("including the collection handler"))?;
         scip = self.set_params(scip, &options)?;
@@ -327,6 +330,64 @@ impl ScipBranchAndCut {
             .map_err(|_| error("the collection handler outlived SCIP".into()))?
             .into_inner();
         Ok(collector.found.finish(end))
+    }
+}
+
+/// The sink heuristic (rounds LP solutions into DAGs) and the start heuristic (submits
+/// the start DAG below the root).
+fn include_heuristics(scip: &mut Model<ProblemCreated>, engine: &engine::Shared, sink_depth: i32) {
+    scip.include_heur(
+        "sink",
+        "rounds the LP solution into a DAG by repeatedly picking a sink",
+        100_000,
+        'k',
+        1,
+        0,
+        sink_depth,
+        HeurTiming::AFTER_LP_NODE,
+        false,
+        Box::new(SinkHeuristic(engine.clone())),
+    );
+    scip.include_heur(
+        "start",
+        "submits the start DAG at the first node below the root",
+        200_000,
+        's',
+        1,
+        0,
+        -1,
+        HeurTiming::BEFORE_NODE,
+        false,
+        Box::new(StartHeuristic(engine.clone())),
+    );
+}
+
+/// Adds the columns and rows of `side` to `scip`, after the family columns `vars`.
+fn add_side(scip: &mut Model<ProblemCreated>, vars: &[Variable], side: &SideConstraints) {
+    let added: Vec<Variable> = side
+        .columns
+        .iter()
+        .map(|c| {
+            let kind = match (c.integer, c.lower, c.upper) {
+                (true, 0.0, 1.0) => VarType::Binary,
+                (true, _, _) => VarType::Integer,
+                (false, _, _) => VarType::Continuous,
+            };
+            scip.add_var(c.lower, c.upper, c.objective, &c.name, kind)
+        })
+        .collect();
+    let column = |index: usize| match index.checked_sub(side.base_columns) {
+        Some(k) => &added[k],
+        None => &vars[index],
+    };
+    for row in &side.rows {
+        let row_vars: Vec<&Variable> = row
+            .coefficients
+            .iter()
+            .map(|&(v, _)| column(v.index()))
+            .collect();
+        let coefs: Vec<f64> = row.coefficients.iter().map(|&(_, c)| c).collect();
+        scip.add_cons(row_vars, &coefs, row.lower, row.upper, &row.name);
     }
 }
 
@@ -391,6 +452,9 @@ impl ScipBranchAndCut {
             }
             scip.add_cons_set_part(vars[first..].iter().collect(), &format!("convexity_{v}"));
         }
+        if let Some(side) = &options.side {
+            add_side(&mut scip, &vars, side);
+        }
         if self.settings.set_packing {
             for (r, row) in set_packing_rows(ilp).iter().enumerate() {
                 let cons = scip.add_cons_set_pack(
@@ -407,10 +471,13 @@ impl ScipBranchAndCut {
         Ok((scip, vars))
     }
 
+    /// The engine's plugins; the DAG heuristics (sink, start) only when `heuristics`:
+    /// they set the family columns alone, which a side constraint rejects.
     fn include_plugins(
         &self,
         mut scip: Model<ProblemCreated>,
         engine: &engine::Shared,
+        heuristics: bool,
     ) -> Result<Model<ProblemCreated>, SolverError> {
         acyclic::include(scip.scip_ptr(), engine)
             .map_err(failed("including the acyclicity handler"))?;
@@ -428,30 +495,9 @@ impl ScipBranchAndCut {
             false,
             Box::new(ClusterSeparator(engine.clone())),
         );
-        scip.include_heur(
-            "sink",
-            "rounds the LP solution into a DAG by repeatedly picking a sink",
-            100_000,
-            'k',
-            1,
-            0,
-            self.settings.heuristic_depth,
-            HeurTiming::AFTER_LP_NODE,
-            false,
-            Box::new(SinkHeuristic(engine.clone())),
-        );
-        scip.include_heur(
-            "start",
-            "submits the start DAG at the first node below the root",
-            200_000,
-            's',
-            1,
-            0,
-            -1,
-            HeurTiming::BEFORE_NODE,
-            false,
-            Box::new(StartHeuristic(engine.clone())),
-        );
+        if heuristics {
+            include_heuristics(&mut scip, engine, self.settings.heuristic_depth);
+        }
         scip.include_eventhdlr(
             "progress",
             "reports improvements of incumbent and bound",
