@@ -54,9 +54,10 @@ pub struct IlpSettings {
     /// Solve the bounded-treewidth MILP without first solving the family ILP unbounded
     /// ([`TreewidthMilp::unbounded_first`]).
     pub treewidth_no_unbounded_first: bool,
-    /// Solve the static bounded-treewidth MILP even on a back-end with its own branch
-    /// and cut ([`TreewidthMilp::branch_and_cut`]).
-    pub treewidth_static: bool,
+    /// On a back-end with its own branch and cut (SCIP), solve the bounded-treewidth
+    /// problem there, the treewidth rows as side constraints
+    /// ([`TreewidthMilp::branch_and_cut`]).
+    pub treewidth_branch_and_cut: bool,
     /// Limits, separation settings, start DAG, stop token.
     pub options: IlpOptions,
     /// The user's options for the back-end (`--backend-param`, `--scip-param`,
@@ -97,7 +98,7 @@ impl Default for IlpSettings {
             treewidth_form: TreewidthForm::default(),
             treewidth_no_root_cuts: false,
             treewidth_no_unbounded_first: false,
-            treewidth_static: false,
+            treewidth_branch_and_cut: false,
             options: IlpOptions::default(),
             backend_params: Vec::new(),
             warm_start: None,
@@ -145,7 +146,7 @@ pub fn run_ilp(
             form: settings.treewidth_form,
             root_cuts: !settings.treewidth_no_root_cuts,
             unbounded_first: !settings.treewidth_no_unbounded_first,
-            branch_and_cut: !settings.treewidth_static,
+            branch_and_cut: settings.treewidth_branch_and_cut,
         };
         let solved = solve_bounded_treewidth(engine.as_ref(), &ilp, program, &options, progress)?;
         fill_report(report, solved.ilp)?;

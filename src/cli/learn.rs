@@ -104,11 +104,11 @@ pub(crate) struct IlpArgs {
     /// problem unbounded (whose optimum, when its width fits, is the answer).
     #[arg(long)]
     pub no_unbounded_first: bool,
-    /// On SCIP, solve the static bounded-treewidth MILP (order rows for acyclicity)
-    /// instead of SCIP's branch and cut with cluster cuts and the treewidth rows as side
-    /// constraints.
+    /// On SCIP, solve --treewidth by SCIP's branch and cut on the family program
+    /// (acyclicity by cluster cuts) with the treewidth rows as side constraints, instead
+    /// of the static MILP.
     #[arg(long)]
-    pub static_treewidth_milp: bool,
+    pub treewidth_branch_and_cut: bool,
     /// Stop once (bound − score) / |score| ≤ G (the status stays `feasible` unless the
     /// gap is closed).
     #[arg(long, value_name = "G", allow_negative_numbers = true)]
@@ -240,7 +240,7 @@ impl IlpArgs {
             ("--treewidth-form", self.treewidth_form.is_some()),
             ("--no-root-cuts", self.no_root_cuts),
             ("--no-unbounded-first", self.no_unbounded_first),
-            ("--static-treewidth-milp", self.static_treewidth_milp),
+            ("--treewidth-branch-and-cut", self.treewidth_branch_and_cut),
         ];
         given
             .into_iter()
@@ -305,7 +305,7 @@ impl IlpArgs {
             },
             treewidth_no_root_cuts: self.no_root_cuts,
             treewidth_no_unbounded_first: self.no_unbounded_first,
-            treewidth_static: self.static_treewidth_milp,
+            treewidth_branch_and_cut: self.treewidth_branch_and_cut,
             options: IlpOptions {
                 limits: Limits {
                     time_limit: run.time_limit,

@@ -8,7 +8,7 @@ use super::{family_solver, gap_closed, IlpOptions, IlpOutcome, IlpProgress};
 use crate::milp::{MilpBackend, SolverError, Status};
 use bnsl_formulations::bounded_treewidth::{treewidth_model, treewidth_side, TreewidthForm};
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
-use bnsl_formulations::{Dag, FamilyIlp};
+use bnsl_formulations::{Candidate, Dag, FamilyIlp, VarSet};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -47,14 +47,15 @@ pub struct TreewidthMilp {
 }
 
 impl TreewidthMilp {
-    /// The tight form with root cuts, for bound `width`.
+    /// The tight static program with root cuts, after the unbounded optimum, for bound
+    /// `width`.
     pub fn new(width: usize) -> Self {
         TreewidthMilp {
             width,
             form: TreewidthForm::Tight,
             root_cuts: true,
             unbounded_first: true,
-            branch_and_cut: true,
+            branch_and_cut: false,
         }
     }
 }
@@ -73,6 +74,7 @@ pub fn solve_bounded_treewidth(
     let mut stage = began;
     let mut options = options.clone();
     let mut free_bound = None;
+    let mut free_dag = None;
     if settings.unbounded_first {
         let free = family_solver(backend).solve(ilp, &options, progress)?;
         let fits = free
@@ -96,9 +98,12 @@ pub fn solve_bounded_treewidth(
                     elimination_order: None,
                 })
             }
-            _ => free_bound = free.bound,
+            _ => (free_bound, free_dag) = (free.bound, free.dag),
         }
         spend(&mut options, &mut stage);
+    }
+    if options.start.is_none() {
+        options.start = greedy_within(ilp, settings.width, free_dag.as_ref());
     }
     if settings.branch_and_cut && backend.branch_and_cut().is_some() {
         return solve_with_side(backend, ilp, settings, options, progress, free_bound, began);
@@ -184,6 +189,45 @@ fn finish(
         ilp: outcome,
         elimination_order,
     }
+}
+
+/// Search nodes each width check of [`greedy_within`] may take; a family whose check
+/// does not settle within them is passed over.
+const GREEDY_WIDTH_NODES: u64 = 10_000;
+
+/// A DAG of treewidth at most `width`, built greedily: the nodes in a topological order
+/// of `guide` (the unbounded optimum, when there is one; else by index), each taking its
+/// best candidate among the nodes before it whose moral edges keep the width within the
+/// bound. `None` when some node has no such candidate.
+fn greedy_within(ilp: &FamilyIlp<'_>, width: usize, guide: Option<&Dag>) -> Option<Dag> {
+    let table = ilp.table();
+    let n = table.n();
+    let order = guide
+        .and_then(|dag| dag.topological_order().ok())
+        .unwrap_or_else(|| (0..n).collect());
+    let limits = TreewidthLimits {
+        deadline: None,
+        max_nodes: Some(GREEDY_WIDTH_NODES),
+    };
+    let mut dag = Dag::empty(n);
+    let mut placed = VarSet::empty(n);
+    for &v in &order {
+        let mut candidates: Vec<&Candidate> = table
+            .candidates(v)
+            .iter()
+            .filter(|c| c.parents.is_subset(&placed))
+            .collect();
+        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
+        let fits = |c: &&Candidate| {
+            let mut trial = dag.clone();
+            trial.set_parents(v, c.parents.clone());
+            treewidth(&moral_graph(&trial), &limits).upper <= width
+        };
+        let choice = candidates.into_iter().find(fits)?;
+        dag.set_parents(v, choice.parents.clone());
+        placed.insert(v);
+    }
+    Some(dag)
 }
 
 /// Shortens the time limit of `options` by the time since `stage` began, and begins
