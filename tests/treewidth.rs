@@ -127,7 +127,10 @@ fn every_back_end_learns_the_same_bounded_optimum() {
     for (backend, extra) in [
         ("scip", vec![]),
         ("scip", vec!["--treewidth-form", "paper", "--no-root-cuts"]),
-        ("scip", vec!["--treewidth-branch-and-cut", "--no-unbounded-first"]),
+        (
+            "scip",
+            vec!["--treewidth-branch-and-cut", "--no-unbounded-first"],
+        ),
         ("highs", vec![]),
         ("cbc", vec![]),
     ] {
