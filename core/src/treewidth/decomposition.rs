@@ -1,6 +1,6 @@
 //! Tree decompositions: made from an elimination order, checked against a graph.
 
-use super::Graph;
+use super::{eliminate, Graph};
 use std::collections::BTreeSet;
 
 /// A tree decomposition: bags of nodes and the tree edges between bags.
@@ -65,14 +65,7 @@ impl TreeDecomposition {
         let mut edges = Vec::with_capacity(n.saturating_sub(1));
         let mut last_root: Option<usize> = None;
         for (step, &v) in order.iter().enumerate() {
-            let later: Vec<usize> = adjacent[v].iter().copied().collect();
-            for (i, &a) in later.iter().enumerate() {
-                adjacent[a].remove(&v);
-                for &b in &later[i + 1..] {
-                    adjacent[a].insert(b);
-                    adjacent[b].insert(a);
-                }
-            }
+            let later = eliminate(&mut adjacent, v);
             match later.iter().min_by_key(|&&u| position[u]) {
                 Some(&next) => edges.push((step, position[next])),
                 None => {

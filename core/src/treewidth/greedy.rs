@@ -1,6 +1,6 @@
 //! Greedy elimination orders: upper bounds on the treewidth.
 
-use super::Graph;
+use super::{eliminate, Graph};
 use std::collections::BTreeSet;
 
 /// The rule a greedy elimination order picks its next node by.
@@ -21,14 +21,7 @@ pub fn greedy_order(graph: &Graph, rule: Greedy) -> Vec<usize> {
     let mut left: BTreeSet<usize> = (0..n).collect();
     let mut order = Vec::with_capacity(n);
     while let Some(v) = pick(&adjacent, &left, rule) {
-        let ns: Vec<usize> = adjacent[v].iter().copied().collect();
-        for (i, &a) in ns.iter().enumerate() {
-            adjacent[a].remove(&v);
-            for &b in &ns[i + 1..] {
-                adjacent[a].insert(b);
-                adjacent[b].insert(a);
-            }
-        }
+        eliminate(&mut adjacent, v);
         left.remove(&v);
         order.push(v);
     }

@@ -88,6 +88,20 @@ impl Graph {
     }
 }
 
+/// Eliminates `v` from the neighbour sets `adjacent`: its neighbours are joined
+/// pairwise and lose it. Returns them (its later neighbours, in an elimination).
+fn eliminate(adjacent: &mut [BTreeSet<usize>], v: usize) -> Vec<usize> {
+    let neighbours: Vec<usize> = adjacent[v].iter().copied().collect();
+    for (i, &a) in neighbours.iter().enumerate() {
+        adjacent[a].remove(&v);
+        for &b in &neighbours[i + 1..] {
+            adjacent[a].insert(b);
+            adjacent[b].insert(a);
+        }
+    }
+    neighbours
+}
+
 /// The moral graph of `dag`: its arcs without direction, and every two parents of a
 /// common child joined.
 pub fn moral_graph(dag: &Dag) -> Graph {
