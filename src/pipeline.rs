@@ -16,7 +16,9 @@ use crate::scores::{
 use crate::treewidth::{certify, forced_arcs_exceed};
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
-use bnsl_solvers::heuristics::{asobs_search_with_progress, AsobsOptions, HeuristicError, Rule};
+use bnsl_solvers::heuristics::{
+    asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, KtreeOptions, Rule,
+};
 use bnsl_solvers::StopToken;
 use serde_json::json;
 use std::path::Path;
@@ -208,6 +210,10 @@ pub enum Method {
     /// Acyclic-selection OBS (Scanagatta et al. 2015): back-arcs allowed when they close
     /// no cycle; a heuristic.
     Asobs,
+    /// k-tree sampling for a treewidth bound (Nie et al. 2016, §4, Version 2): uniform
+    /// k-trees, a random orientation within each, the best parents inside it; a
+    /// heuristic.
+    Ktree,
 }
 
 /// Up to this many variables, dynamic programming is the faster exact method (or as fast
@@ -235,6 +241,7 @@ impl Method {
             Method::Ilp => "ilp",
             Method::Obs => "obs",
             Method::Asobs => "asobs",
+            Method::Ktree => "ktree",
         }
     }
 }
@@ -277,6 +284,46 @@ impl LearnOptions {
         }
     }
 }
+/// Runs the k-tree search for treewidth `width` with the limits and seed of `opts` into
+/// `report`; returns the elimination order of the k-tree of the best DAG.
+fn run_ktree_search(
+    table: &ScoreTable,
+    width: usize,
+    opts: &AsobsOptions,
+    report: &mut LearnReport,
+    observer: &dyn Observer,
+) -> Result<Option<Vec<usize>>, LearnError> {
+    let options = KtreeOptions {
+        width,
+        time_limit: opts.time_limit,
+        max_restarts: opts.max_restarts,
+        seed: opts.seed,
+        stop: opts.stop.clone(),
+    };
+    observer.stage("k-tree restarts", None);
+    let result = ktree_search(table, &options, &|p| observer.search(&p));
+    observer.stage_done();
+    match result {
+        Ok(res) => {
+            report.status = Status::Feasible;
+            report.dag = Some(res.dag);
+            for (k, v) in [
+                ("found_at_s", json!(res.found_at_s)),
+                ("restarts", json!(res.restarts)),
+                ("seed", json!(opts.seed)),
+            ] {
+                report.extra.insert(k.into(), v);
+            }
+            Ok(Some(res.elimination_order))
+        }
+        Err(HeuristicError::NoNetwork(_)) => {
+            report.status = Status::Unknown;
+            Ok(None)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Runs the order search of `opts` (OBS or ASOBS) into `report`; `observer` sees every
 /// restart. Heuristics prove nothing: status `feasible`, no bound.
 fn run_order_search(
@@ -423,6 +470,14 @@ pub fn learn(
             };
             run_order_search(table, rule, &heuristic, &mut report, observer)?
         }
+        Method::Ktree => {
+            let heuristic = AsobsOptions {
+                stop: opts.stop.clone(),
+                ..opts.heuristic.clone()
+            };
+            let width = opts.treewidth.unwrap_or(table.n().saturating_sub(1));
+            elimination_order = run_ktree_search(table, width, &heuristic, &mut report, observer)?;
+        }
     }
     if opts.stop.is_stopped() {
         report.extra.insert("interrupted".into(), json!(true));
@@ -466,6 +521,11 @@ fn width_bound(
     report: &mut LearnReport,
 ) -> Result<Option<WidthBound>, LearnError> {
     let Some(bound) = opts.treewidth else {
+        if opts.method == Method::Ktree {
+            return Err(LearnError::Setting(
+                "--method ktree samples k-trees of width W: give --treewidth W".into(),
+            ));
+        }
         return Ok(None);
     };
     let n = table.n();
@@ -479,10 +539,10 @@ fn width_bound(
         );
         return Ok(Some(WidthBound::Vacuous));
     }
-    if opts.method != Method::Ilp {
+    if !matches!(opts.method, Method::Ilp | Method::Ktree) {
         return Err(LearnError::Setting(format!(
-            "--treewidth needs --method ilp (the bounded-treewidth MILP); {} cannot keep a \
-             treewidth bound",
+            "--treewidth needs --method ilp (the bounded-treewidth MILP) or ktree (k-tree \
+             sampling); {} cannot keep a treewidth bound",
             opts.method.name()
         )));
     }

@@ -274,3 +274,65 @@ fn bounds_that_cannot_hold_and_bad_flags_are_refused() {
     ]);
     assert_eq!(r["treewidth"], 3);
 }
+
+/// `--method ktree` (Version 2): a DAG within the bound whose decomposition `bnsl verify`
+/// accepts, the same for a seed and a restart count, and the flags it refuses.
+#[test]
+fn ktree_sampling_learns_within_the_bound() {
+    let scores = shipped_scores("alarm_1000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "learn",
+        scores.as_str(),
+        "--method",
+        "ktree",
+        "--treewidth",
+        "3",
+        "--restarts",
+        "300",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let r = run_json(&args);
+    assert_eq!(r["status"], "feasible");
+    assert_eq!(r["restarts"], 300);
+    assert!(r["treewidth"].as_u64().unwrap() <= 3);
+    let again = run_json(&args);
+    assert_eq!(r["parents"], again["parents"]);
+    let out = dir.path().join("ktree.json");
+    std::fs::write(&out, r.to_string()).unwrap();
+    let out = out.to_string_lossy();
+    let checked = common::bnsl(&[
+        "verify",
+        "--scores",
+        &scores,
+        "--dag",
+        &out,
+        "--treewidth",
+        "3",
+        "--decomposition",
+        &out,
+    ]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+    fails_with(
+        &["learn", &scores, "--method", "ktree"],
+        &["give --treewidth W"],
+    );
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--method",
+            "ktree",
+            "--treewidth",
+            "2",
+            "--no-local-search",
+        ],
+        &["ktree has none"],
+    );
+}

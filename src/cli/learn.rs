@@ -444,10 +444,14 @@ impl OrderSearchArgs {
         let runs_asobs = match method {
             Method::Obs | Method::Asobs => true,
             Method::Ilp => matches!(warm_start, Some(WarmStartArg::Asobs(_))),
-            Method::Dp => false,
+            Method::Dp | Method::Ktree => false,
         };
-        let given = self.restarts.is_some() || self.no_local_search || self.local_search.is_some();
-        if !runs_asobs && given {
+        let local = self.no_local_search || self.local_search.is_some();
+        if method == Method::Ktree && local {
+            bail!("--local-search and --no-local-search shape obs/asobs: ktree has none");
+        }
+        let given = self.restarts.is_some() || local;
+        if !runs_asobs && method != Method::Ktree && given {
             bail!("--restarts, --local-search and --no-local-search need --method obs|asobs or --warm-start asobs");
         }
         self.check_restarts()
@@ -546,7 +550,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         method,
         ilp: args.ilp.settings(&args.run, &args.search),
         heuristic: match method {
-            Method::Obs | Method::Asobs => args.search.options(&args.run)?,
+            Method::Obs | Method::Asobs | Method::Ktree => args.search.options(&args.run)?,
             Method::Dp | Method::Ilp => AsobsOptions::default(),
         },
         dp: match method {

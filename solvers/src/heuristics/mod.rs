@@ -2,7 +2,8 @@
 //! Zaffalon 2015, *Learning Bayesian Networks with Thousands of Variables*, NIPS 2015,
 //! §4): OBS, ASOBS with its descendant test, the swap local search over adjacent nodes,
 //! the insertion local search (one node moved to any position; not in Scanagatta et al.), and
-//! parallel random restarts.
+//! parallel random restarts; and k-tree sampling for DAGs of bounded treewidth (Nie et al.
+//! 2016, §4, [`ktree_search`]).
 //!
 //! A network is built for a total order of the variables by choosing, per node, the best
 //! candidate parent set allowed by a consistency rule; candidate lists are sorted best
@@ -12,6 +13,7 @@ mod asobs;
 mod budget;
 mod descendants;
 mod insertion;
+mod ktree;
 mod local_search;
 mod network;
 mod obs;
@@ -19,6 +21,7 @@ mod search;
 
 pub use asobs::asobs_network;
 pub(crate) use budget::Budget;
+pub use ktree::{ktree_search, KtreeOptions, KtreeResult};
 pub(crate) use local_search::swap_search;
 pub use network::Network;
 pub use obs::obs_network;

@@ -133,7 +133,46 @@ pub fn asobs_search_with_progress(
         return Err(HeuristicError::Unbounded);
     }
     let start = Instant::now();
-    let deadline = opts.time_limit.map(|t| start + t);
+    let limits = RestartLimits {
+        deadline: opts.time_limit.map(|t| start + t),
+        max_restarts: opts.max_restarts,
+        stop: &opts.stop,
+    };
+    let (best, restarts) = best_restart(&limits, start, on_progress, &|i, budget| {
+        run_restart(table, opts, i, budget)
+    });
+    let best = best.ok_or(HeuristicError::NoNetwork(restarts))?;
+    Ok(AsobsResult {
+        dag: best.net.to_dag(table),
+        score: best.net.score,
+        found_at_s: best.at,
+        best_restart: best.restart,
+        restarts,
+        time_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// When a restart search stops starting restarts.
+pub(crate) struct RestartLimits<'a> {
+    /// No restart begins after this instant (restart 0 always runs).
+    pub(crate) deadline: Option<Instant>,
+    /// At most this many restarts.
+    pub(crate) max_restarts: Option<u64>,
+    /// No restart begins once this is stopped.
+    pub(crate) stop: &'a StopToken,
+}
+
+/// Runs `restart(i, budget)` for `i = 0, 1, …` on the rayon pool until `limits` stop
+/// it, calling `on_progress` after each; returns the best network (ties to the lower
+/// index) and the number of restarts run. Restart `i` must be a pure function of `i`
+/// (and of the budget), so that a restart count without a deadline gives the same
+/// answer whatever the number of threads.
+pub(crate) fn best_restart(
+    limits: &RestartLimits<'_>,
+    start: Instant,
+    on_progress: &(dyn Fn(SearchProgress) + Sync),
+    restart: &(dyn Fn(u64, &Budget) -> Option<Network> + Sync),
+) -> (Option<Found>, u64) {
     let next = AtomicU64::new(0);
     let done = AtomicU64::new(0);
     let best_so_far = Mutex::new(None::<f64>);
@@ -145,11 +184,12 @@ pub fn asobs_search_with_progress(
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
                 let out_of_time = i > 0
-                    && (deadline.is_some_and(|d| Instant::now() >= d) || opts.stop.is_stopped());
-                if opts.max_restarts.is_some_and(|m| i >= m) || out_of_time {
+                    && (limits.deadline.is_some_and(|d| Instant::now() >= d)
+                        || limits.stop.is_stopped());
+                if limits.max_restarts.is_some_and(|m| i >= m) || out_of_time {
                     break;
                 }
-                let net = run_restart(table, opts, i, &Budget::new(deadline, &opts.stop));
+                let net = restart(i, &Budget::new(limits.deadline, limits.stop));
                 let restarts = done.fetch_add(1, Ordering::Relaxed) + 1;
                 if let Some(net) = net {
                     let f = Found {
@@ -176,23 +216,18 @@ pub fn asobs_search_with_progress(
     let restarts = done.into_inner();
     let best = found
         .into_iter()
-        .reduce(|a, b| if b.beats(&a) { b } else { a })
-        .ok_or(HeuristicError::NoNetwork(restarts))?;
-    Ok(AsobsResult {
-        dag: best.net.to_dag(table),
-        score: best.net.score,
-        found_at_s: best.at,
-        best_restart: best.restart,
-        restarts,
-        time_s: start.elapsed().as_secs_f64(),
-    })
+        .reduce(|a, b| if b.beats(&a) { b } else { a });
+    (best, restarts)
 }
 
 /// A network found by one restart.
-struct Found {
-    net: Network,
-    restart: u64,
-    at: f64,
+pub(crate) struct Found {
+    /// The network.
+    pub(crate) net: Network,
+    /// The restart that found it.
+    pub(crate) restart: u64,
+    /// Seconds from the start of the search.
+    pub(crate) at: f64,
 }
 
 impl Found {

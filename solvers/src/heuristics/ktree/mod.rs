@@ -1,0 +1,147 @@
+//! Learning DAGs of bounded treewidth by sampling k-trees (Nie et al. 2016, §4,
+//! Algorithm 1, Version 2): every restart samples a uniform k-tree (`code`), orients its
+//! edges by Algorithm 2 (a random partial order built as the k-tree was: the root clique
+//! in a random order, then each joined node at a uniformly random place among the k
+//! nodes it joined), and gives each node its best candidate whose parents precede it in
+//! that order and are pairwise joined in the k-tree. The DAG's moral graph is then a
+//! subgraph of the k-tree, so its treewidth is at most k, and the k-tree's perfect
+//! elimination order shows it. Restarts run in parallel as in the order search: restart
+//! `i` is a pure function of `(seed, i)`.
+
+mod code;
+
+use super::search::{best_restart, RestartLimits};
+use super::{HeuristicError, Network, SearchProgress};
+use crate::stop::StopToken;
+use bnsl_formulations::{Dag, ScoreTable, VarSet};
+use code::{Code, KTree};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// Options of [`ktree_search`].
+#[derive(Clone, Debug)]
+pub struct KtreeOptions {
+    /// The treewidth bound k (the width of the sampled k-trees).
+    pub width: usize,
+    /// Stop starting restarts after this long (`None`: only `max_restarts` stops).
+    pub time_limit: Option<Duration>,
+    /// Stop after this many restarts (`None`: only `time_limit` stops).
+    pub max_restarts: Option<u64>,
+    /// Seed of the samplers.
+    pub seed: u64,
+    /// Stops the search from outside; the result is the best network so far.
+    pub stop: StopToken,
+}
+
+/// The best network of a k-tree search, with the elimination order that shows its width.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KtreeResult {
+    /// The best DAG found.
+    pub dag: Dag,
+    /// Its score.
+    pub score: f64,
+    /// A perfect elimination order of the k-tree it was found in: width at most k for
+    /// the DAG's moral graph.
+    pub elimination_order: Vec<usize>,
+    /// Seconds until it was found.
+    pub found_at_s: f64,
+    /// Restarts run.
+    pub restarts: u64,
+    /// Seconds of the whole search.
+    pub time_s: f64,
+}
+
+/// Runs the search (see the module doc). A table of at most `width + 1` variables needs
+/// no k-tree: every DAG fits; the caller learns it without the bound.
+pub fn ktree_search(
+    table: &ScoreTable,
+    opts: &KtreeOptions,
+    on_progress: &(dyn Fn(SearchProgress) + Sync),
+) -> Result<KtreeResult, HeuristicError> {
+    if opts.time_limit.is_none() && opts.max_restarts.is_none() {
+        return Err(HeuristicError::Unbounded);
+    }
+    let n = table.n();
+    let k = opts.width.min(n.saturating_sub(1));
+    let start = Instant::now();
+    let limits = RestartLimits {
+        deadline: opts.time_limit.map(|t| start + t),
+        max_restarts: opts.max_restarts,
+        stop: &opts.stop,
+    };
+    let (best, restarts) = best_restart(&limits, start, on_progress, &|i, _| {
+        restart(table, k, opts.seed, i).map(|(net, _)| net)
+    });
+    let best = best.ok_or(HeuristicError::NoNetwork(restarts))?;
+    let (_, tree) = restart(table, k, opts.seed, best.restart).expect("restarts are repeatable");
+    Ok(KtreeResult {
+        dag: best.net.to_dag(table),
+        score: best.net.score,
+        elimination_order: tree.elimination_order(),
+        found_at_s: best.at,
+        restarts,
+        time_s: start.elapsed().as_secs_f64(),
+    })
+}
+
+/// Restart `i`: its k-tree and the network Version 2 finds in it.
+fn restart(table: &ScoreTable, k: usize, seed: u64, i: u64) -> Option<(Network, KTree)> {
+    let n = table.n();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(i);
+    let tree = Code::sample(n, k, &mut rng).decode(n);
+    let before = orient(&tree, &mut rng);
+    let net = best_within(table, &tree, &before)?;
+    Some((net, tree))
+}
+
+/// Algorithm 2 of Nie et al. 2016: a random acyclic orientation of the k-tree's edges,
+/// as each node's set of neighbours oriented towards it. The root clique takes a random
+/// order; each joined node takes a uniformly random place among the k nodes it joined
+/// (which are totally ordered, being a clique of an acyclic orientation).
+fn orient(tree: &KTree, rng: &mut impl Rng) -> Vec<VarSet> {
+    let n = tree.adjacent.len();
+    let mut before = vec![VarSet::empty(n); n];
+    let mut root = tree.root.clone();
+    rand::seq::SliceRandom::shuffle(root.as_mut_slice(), rng);
+    for (i, &a) in root.iter().enumerate() {
+        for &b in &root[i + 1..] {
+            before[b].insert(a);
+        }
+    }
+    for &v in &tree.joined {
+        let clique = &tree.clique[v];
+        let members = VarSet::from_members(n, clique.iter().copied());
+        let mut ranked: Vec<usize> = clique.clone();
+        ranked.sort_by_key(|&u| before[u].intersection(&members).len());
+        let place = rng.gen_range(0..=ranked.len());
+        for (r, &u) in ranked.iter().enumerate() {
+            if r < place {
+                before[v].insert(u);
+            } else {
+                before[u].insert(v);
+            }
+        }
+    }
+    before
+}
+
+/// Each node's best candidate whose parents all come before it and are pairwise joined
+/// in the k-tree; `None` when some node has no such candidate.
+fn best_within(table: &ScoreTable, tree: &KTree, before: &[VarSet]) -> Option<Network> {
+    let choice = (0..table.n())
+        .map(|v| {
+            table.candidates(v).iter().position(|c| {
+                c.parents.is_subset(&before[v])
+                    && c.parents
+                        .iter()
+                        .all(|u| c.parents.without(u).is_subset(&tree.adjacent[u]))
+            })
+        })
+        .collect::<Option<Vec<usize>>>()?;
+    Some(Network::from_choice(table, choice))
+}
+
+#[cfg(test)]
+mod tests;

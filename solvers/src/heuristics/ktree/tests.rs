@@ -1,0 +1,150 @@
+use super::code::{Code, KTree, Symbol};
+use super::*;
+use bnsl_formulations::treewidth::{moral_graph, Graph};
+use proptest::prelude::*;
+use std::collections::HashMap;
+
+fn edges(tree: &KTree) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    for (u, ns) in tree.adjacent.iter().enumerate() {
+        out.extend(ns.iter().filter(|&v| v > u).map(|v| (u, v)));
+    }
+    out
+}
+
+/// Every code of the k-trees on `n` nodes.
+fn all_codes(n: usize, k: usize) -> Vec<Code> {
+    let m = n - k;
+    let symbols: Vec<Symbol> = std::iter::once(Symbol::Root)
+        .chain((0..m).flat_map(|w| (0..k).map(move |i| Symbol::Node(w, i))))
+        .collect();
+    let mut roots = Vec::new();
+    for mask in 0u32..(1 << n) {
+        if mask.count_ones() as usize == k {
+            roots.push((0..n).filter(|b| mask >> b & 1 == 1).collect::<Vec<_>>());
+        }
+    }
+    let mut sequences: Vec<Vec<Symbol>> = vec![Vec::new()];
+    for _ in 0..m.saturating_sub(1) {
+        sequences = sequences
+            .into_iter()
+            .flat_map(|s| {
+                symbols.iter().map(move |&x| {
+                    let mut t = s.clone();
+                    t.push(x);
+                    t
+                })
+            })
+            .collect();
+    }
+    roots
+        .iter()
+        .flat_map(|r| {
+            sequences.iter().map(move |s| Code {
+                root: r.clone(),
+                sequence: s.clone(),
+            })
+        })
+        .collect()
+}
+
+fn binomial(n: usize, k: usize) -> usize {
+    (0..k).fold(1, |acc, i| acc * (n - i) / (i + 1))
+}
+
+/// Decoding every code gives every k-tree the same number of codes, k(n − k) + 1 (one
+/// per root clique), and as many k-trees as Beineke & Pippert count: so a uniform code
+/// is a uniform k-tree.
+#[test]
+fn every_k_tree_has_one_code_per_k_clique() {
+    for (n, k) in [
+        (3, 1),
+        (4, 1),
+        (5, 1),
+        (4, 2),
+        (5, 2),
+        (6, 2),
+        (5, 3),
+        (6, 3),
+    ] {
+        let mut count: HashMap<Vec<(usize, usize)>, usize> = HashMap::new();
+        for code in all_codes(n, k) {
+            let tree = code.decode(n);
+            assert_eq!(tree.joined.len(), n - k);
+            let e = edges(&tree);
+            assert_eq!(e.len(), k * (k - 1) / 2 + k * (n - k), "n {n} k {k}");
+            *count.entry(e).or_default() += 1;
+        }
+        let cliques = k * (n - k) + 1;
+        let expected = binomial(n, k) * cliques.pow((n - k - 2) as u32);
+        assert_eq!(count.len(), expected, "n {n} k {k}");
+        assert!(count.values().all(|&c| c == cliques), "n {n} k {k}");
+    }
+}
+
+fn graph_of(tree: &KTree) -> Graph {
+    let mut g = Graph::new(tree.adjacent.len());
+    for (u, v) in edges(tree) {
+        g.add_edge(u, v);
+    }
+    g
+}
+
+proptest! {
+    #[test]
+    fn sampled_k_trees_have_width_k_and_version_2_fits_in_them(
+        table in crate::test_tables::arb_table(8),
+        k in 1usize..4,
+        seed in any::<u64>(),
+    ) {
+        let n = table.n();
+        prop_assume!(n > k + 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let tree = Code::sample(n, k, &mut rng).decode(n);
+        let g = graph_of(&tree);
+        prop_assert_eq!(g.elimination_width(&tree.elimination_order()), k);
+        let before = orient(&tree, &mut rng);
+        let net = best_within(&table, &tree, &before).expect("the empty set fits");
+        let dag = net.to_dag(&table);
+        prop_assert!(dag.check(&table).is_ok());
+        let moral = moral_graph(&dag);
+        for (u, v) in moral.edges() {
+            prop_assert!(g.has_edge(u, v));
+        }
+        prop_assert!(moral.elimination_width(&tree.elimination_order()) <= k);
+    }
+}
+
+/// A restart count without a time limit gives the same answer on one thread and on
+/// several, and the answer fits its elimination order.
+#[test]
+fn the_search_is_repeatable_and_within_the_bound() {
+    let table = crate::test_tables::table_from(
+        7,
+        &(0..7)
+            .map(|v| {
+                vec![
+                    (0b111_1111 ^ (1 << v), -3),
+                    (0b000_0110, -5),
+                    (0b101_0000, -7),
+                ]
+            })
+            .collect::<Vec<_>>(),
+    );
+    let opts = KtreeOptions {
+        width: 2,
+        time_limit: None,
+        max_restarts: Some(200),
+        seed: 9,
+        stop: StopToken::new(),
+    };
+    let many = ktree_search(&table, &opts, &|_| {}).unwrap();
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap()
+        .install(|| ktree_search(&table, &opts, &|_| {}).unwrap());
+    assert_eq!((many.dag.clone(), many.score), (one.dag, one.score));
+    assert_eq!(many.restarts, 200);
+    assert!(moral_graph(&many.dag).elimination_width(&many.elimination_order) <= 2);
+}
