@@ -48,7 +48,7 @@ pub fn dag_treewidth(
     Ok((shown, found.lower.min(width)))
 }
 
-/// The budget of the exact width of an answer: [`ANSWER_WIDTH_NODES`] search nodes.
+/// The budget of the exact width of an answer: two million search nodes.
 pub fn answer_limits() -> TreewidthLimits {
     TreewidthLimits {
         deadline: None,
