@@ -7,7 +7,9 @@ use crate::error::LearnError;
 use crate::report::{LearnReport, Status};
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable};
-use bnsl_solvers::heuristics::{asobs_search, AsobsOptions, HeuristicError};
+use bnsl_solvers::heuristics::{
+    asobs_search, ktree_search, AsobsOptions, HeuristicError, KtreeOptions,
+};
 use bnsl_solvers::ilp::bounded_treewidth::{solve_bounded_treewidth, TreewidthMilp};
 use bnsl_solvers::ilp::ordering::solve_ordering;
 use bnsl_solvers::ilp::{family_solver, IlpOptions, IlpOutcome, IlpProgress};
@@ -76,6 +78,9 @@ pub enum WarmStart {
     /// Read the DAG from this file (see [`read_dag`]); a node whose parent set is not a
     /// candidate takes its best candidate inside that set.
     Dag(PathBuf),
+    /// Run k-tree sampling (Nie et al. 2016, §4, Version 2) with these limits and seed
+    /// first, for the run's treewidth bound (n − 1 without one), and start from its DAG.
+    Ktree(AsobsOptions),
 }
 
 impl IlpSettings {
@@ -134,7 +139,7 @@ pub fn run_ilp(
     }
     let mut options = settings.options.clone();
     if let Some(heuristic) = &settings.warm_start {
-        warm_start(table, heuristic, &mut options, report)?;
+        warm_start(table, heuristic, width, &mut options, report)?;
     }
     let ilp = FamilyIlp::new(table);
     if let Some(width) = width {
@@ -182,11 +187,31 @@ pub fn engine_kind(backend: &dyn MilpBackend, formulation: Formulation) -> &'sta
 fn warm_start(
     table: &ScoreTable,
     source: &WarmStart,
+    width: Option<usize>,
     options: &mut IlpOptions,
     report: &mut LearnReport,
 ) -> Result<(), LearnError> {
     let began = Instant::now();
     let (name, dag, score) = match source {
+        WarmStart::Ktree(heuristic) => {
+            let ktree = KtreeOptions {
+                width: width.unwrap_or(table.n().saturating_sub(1)),
+                time_limit: heuristic.time_limit,
+                max_restarts: heuristic.max_restarts,
+                seed: heuristic.seed,
+                stop: heuristic.stop.clone(),
+            };
+            match ktree_search(table, &ktree, &|_| {}) {
+                Ok(found) => ("ktree", found.dag, found.score),
+                Err(HeuristicError::NoNetwork(_)) => return Ok(()),
+                Err(e) => {
+                    return Err(LearnError::WarmStart {
+                        path: "ktree".into(),
+                        source: Box::new(e.into()),
+                    })
+                }
+            }
+        }
         WarmStart::Asobs(heuristic) => match asobs_search(table, heuristic) {
             Ok(found) => ("asobs", found.dag, found.score),
             Err(HeuristicError::NoNetwork(_)) => return Ok(()),

@@ -450,7 +450,9 @@ pub fn learn(
         Method::Ilp => {
             let mut ilp = opts.ilp.clone();
             ilp.options.limits.stop = opts.stop.clone();
-            if let Some(WarmStart::Asobs(heuristic)) = &mut ilp.warm_start {
+            if let Some(WarmStart::Asobs(heuristic) | WarmStart::Ktree(heuristic)) =
+                &mut ilp.warm_start
+            {
                 heuristic.stop = opts.stop.clone();
             }
             observer.stage(EXACT_SOLVE, None);

@@ -149,10 +149,11 @@ pub(crate) struct IlpArgs {
     #[arg(long, value_name = "NAME=VALUE", value_parser = parse_name_value)]
     pub highs_param: Vec<(String, String)>,
     /// Start the back-end from a DAG: `asobs[:S]` runs ASOBS for S seconds (default 1,
-    /// or no time limit when --restarts is given) first; a file name reads the DAG from
-    /// that file (text, JSON, model string or BIF, as `bnsl verify --dag` reads). The
-    /// JSON gains warm_start, warm_start_score and warm_start_time_s.
-    #[arg(long, value_name = "asobs[:S]|FILE", value_parser = parse_warm_start)]
+    /// or no time limit when --restarts is given) first; `ktree[:S]` runs k-tree
+    /// sampling for the --treewidth bound likewise; a file name reads the DAG from that
+    /// file (text, JSON, model string or BIF, as `bnsl verify --dag` reads). The JSON
+    /// gains warm_start, warm_start_score and warm_start_time_s.
+    #[arg(long, value_name = "asobs[:S]|ktree[:S]|FILE", value_parser = parse_warm_start)]
     pub warm_start: Option<WarmStartArg>,
 }
 
@@ -170,6 +171,8 @@ pub(crate) enum TreewidthFormArg {
 pub(crate) enum WarmStartArg {
     /// ASOBS for this many seconds (`None`: none named).
     Asobs(Option<f64>),
+    /// k-tree sampling for this many seconds (`None`: none named).
+    Ktree(Option<f64>),
     /// A DAG file.
     File(PathBuf),
 }
@@ -195,15 +198,17 @@ fn parse_warm_start(text: &str) -> Result<WarmStartArg, String> {
         Some((m, s)) => (m, Some(s)),
         None => (text, None),
     };
-    if method != "asobs" {
-        return Err(format!(
+    let seconds = match seconds {
+        None => None,
+        Some(s) => Some(super::parse_seconds(s)?),
+    };
+    match method {
+        "asobs" => Ok(WarmStartArg::Asobs(seconds)),
+        "ktree" => Ok(WarmStartArg::Ktree(seconds)),
+        _ => Err(format!(
             "unknown warm-start heuristic `{method}` and no such DAG file `{text}` \
-             (known heuristics: asobs)"
-        ));
-    }
-    match seconds {
-        None => Ok(WarmStartArg::Asobs(None)),
-        Some(s) => super::parse_seconds(s).map(|v| WarmStartArg::Asobs(Some(v))),
+             (known heuristics: asobs, ktree)"
+        )),
     }
 }
 
@@ -282,10 +287,15 @@ impl IlpArgs {
     /// Checks that `--warm-start asobs:S` fits in `--time-limit`, which covers the whole
     /// run, the warm start included.
     fn check_warm_start_fits(&self, run: &RunLimitArgs) -> anyhow::Result<()> {
-        if let (Some(WarmStartArg::Asobs(Some(s))), Some(t)) = (&self.warm_start, run.time_limit) {
-            if *s >= t {
+        let given = match &self.warm_start {
+            Some(WarmStartArg::Asobs(Some(s))) => Some(("asobs", *s)),
+            Some(WarmStartArg::Ktree(Some(s))) => Some(("ktree", *s)),
+            _ => None,
+        };
+        if let (Some((name, s)), Some(t)) = (given, run.time_limit) {
+            if s >= t {
                 bail!(
-                    "--warm-start asobs:{s} does not fit in --time-limit {t}: the time limit \
+                    "--warm-start {name}:{s} does not fit in --time-limit {t}: the time limit \
                      covers the whole run, the warm start included; give the start less time"
                 );
             }
@@ -320,8 +330,8 @@ impl IlpArgs {
                 ..IlpOptions::default()
             },
             backend_params: self.backend_params(),
-            warm_start: self.warm_start.as_ref().map(|arg| match arg {
-                WarmStartArg::Asobs(seconds) => WarmStart::Asobs(AsobsOptions {
+            warm_start: self.warm_start.as_ref().map(|arg| {
+                let heuristic = |seconds: &Option<f64>| AsobsOptions {
                     time_limit: match (seconds, search.restarts) {
                         (Some(s), _) => Some(Duration::from_secs_f64(*s)),
                         (None, Some(_)) => None,
@@ -331,8 +341,12 @@ impl IlpArgs {
                     seed: run.seed.unwrap_or(DEFAULT_ORDER_SEED),
                     local_search: search.local_search(),
                     ..AsobsOptions::default()
-                }),
-                WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
+                };
+                match arg {
+                    WarmStartArg::Asobs(seconds) => WarmStart::Asobs(heuristic(seconds)),
+                    WarmStartArg::Ktree(seconds) => WarmStart::Ktree(heuristic(seconds)),
+                    WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
+                }
             }),
         }
     }
@@ -447,11 +461,12 @@ impl OrderSearchArgs {
             Method::Dp | Method::Ktree => false,
         };
         let local = self.no_local_search || self.local_search.is_some();
-        if method == Method::Ktree && local {
+        let ktree_start = matches!(warm_start, Some(WarmStartArg::Ktree(_)));
+        if (method == Method::Ktree || ktree_start) && local {
             bail!("--local-search and --no-local-search shape obs/asobs: ktree has none");
         }
         let given = self.restarts.is_some() || local;
-        if !runs_asobs && method != Method::Ktree && given {
+        if !runs_asobs && method != Method::Ktree && !ktree_start && given {
             bail!("--restarts, --local-search and --no-local-search need --method obs|asobs or --warm-start asobs");
         }
         self.check_restarts()

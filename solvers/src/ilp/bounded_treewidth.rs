@@ -102,9 +102,12 @@ pub fn solve_bounded_treewidth(
         }
         spend(&mut options, &mut stage);
     }
-    if options.start.is_none() {
-        options.start = greedy_within(ilp, settings.width, free_dag.as_ref());
-    }
+    options.start = better_start(
+        ilp,
+        settings.width,
+        options.start.take(),
+        greedy_within(ilp, settings.width, free_dag.as_ref()),
+    );
     if settings.branch_and_cut && backend.branch_and_cut().is_some() {
         return solve_with_side(backend, ilp, settings, options, progress, free_bound, began);
     }
@@ -188,6 +191,24 @@ fn finish(
     TreewidthOutcome {
         ilp: outcome,
         elimination_order,
+    }
+}
+
+/// The higher-scoring of the given start and the greedy one, which is within the bound;
+/// a given start outside the table's candidates or wider than `width` loses.
+fn better_start(
+    ilp: &FamilyIlp<'_>,
+    width: usize,
+    given: Option<Dag>,
+    greedy: Option<Dag>,
+) -> Option<Dag> {
+    let score = |dag: &Dag| match order_within(dag, width) {
+        Some(_) => dag.check(ilp.table()).unwrap_or(f64::NEG_INFINITY),
+        None => f64::NEG_INFINITY,
+    };
+    match (given, greedy) {
+        (Some(a), Some(b)) => Some(if score(&b) >= score(&a) { b } else { a }),
+        (a, b) => a.or(b),
     }
 }
 
