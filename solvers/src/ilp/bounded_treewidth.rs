@@ -76,7 +76,15 @@ pub fn solve_bounded_treewidth(
     let mut free_bound = None;
     let mut free_dag = None;
     if settings.unbounded_first {
-        let free = family_solver(backend).solve(ilp, &options, progress)?;
+        // Its incumbents may exceed the bound: only its bound is news for the bounded
+        // problem.
+        let bound_only = |p: &IlpProgress| {
+            progress(&IlpProgress {
+                incumbent: None,
+                ..p.clone()
+            })
+        };
+        let free = family_solver(backend).solve(ilp, &options, &bound_only)?;
         let fits = free
             .dag
             .as_ref()
