@@ -5,11 +5,10 @@
 use crate::dag_io::read_dag;
 use crate::error::LearnError;
 use crate::report::{LearnReport, Status};
+use crate::treewidth::ktree_options;
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable};
-use bnsl_solvers::heuristics::{
-    asobs_search, ktree_search, AsobsOptions, HeuristicError, KtreeOptions,
-};
+use bnsl_solvers::heuristics::{asobs_search, ktree_search, AsobsOptions, HeuristicError};
 use bnsl_solvers::ilp::bounded_treewidth::{solve_bounded_treewidth, TreewidthMilp};
 use bnsl_solvers::ilp::ordering::solve_ordering;
 use bnsl_solvers::ilp::{family_solver, IlpOptions, IlpOutcome, IlpProgress};
@@ -192,36 +191,18 @@ fn warm_start(
     report: &mut LearnReport,
 ) -> Result<(), LearnError> {
     let began = Instant::now();
-    let (name, dag, score) = match source {
+    let found = match source {
         WarmStart::Ktree(heuristic) => {
-            let ktree = KtreeOptions {
-                width: width.unwrap_or(table.n().saturating_sub(1)),
-                time_limit: heuristic.time_limit,
-                max_restarts: heuristic.max_restarts,
-                seed: heuristic.seed,
-                stop: heuristic.stop.clone(),
-            };
-            match ktree_search(table, &ktree, &|_| {}) {
-                Ok(found) => ("ktree", found.dag, found.score),
-                Err(HeuristicError::NoNetwork(_)) => return Ok(()),
-                Err(e) => {
-                    return Err(LearnError::WarmStart {
-                        path: "ktree".into(),
-                        source: Box::new(e.into()),
-                    })
-                }
-            }
+            let ktree = ktree_options(width.unwrap_or(table.n().saturating_sub(1)), heuristic);
+            heuristic_start(
+                "ktree",
+                ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score)),
+            )?
         }
-        WarmStart::Asobs(heuristic) => match asobs_search(table, heuristic) {
-            Ok(found) => ("asobs", found.dag, found.score),
-            Err(HeuristicError::NoNetwork(_)) => return Ok(()),
-            Err(e) => {
-                return Err(LearnError::WarmStart {
-                    path: "asobs".into(),
-                    source: Box::new(e.into()),
-                })
-            }
-        },
+        WarmStart::Asobs(heuristic) => heuristic_start(
+            "asobs",
+            asobs_search(table, heuristic).map(|f| (f.dag, f.score)),
+        )?,
         WarmStart::Dag(path) => {
             let in_file = |e: LearnError| LearnError::WarmStart {
                 path: path.clone(),
@@ -229,8 +210,11 @@ fn warm_start(
             };
             let dag = start_dag_from_file(table, path).map_err(in_file)?;
             let score = dag.check(table).map_err(|e| in_file(e.into()))?;
-            ("dag", dag, score)
+            Some(("dag", dag, score))
         }
+    };
+    let Some((name, dag, score)) = found else {
+        return Ok(());
     };
     let seconds = began.elapsed().as_secs_f64();
     if let Some(limit) = options.limits.time_limit.as_mut() {
@@ -243,6 +227,22 @@ fn warm_start(
         .insert("warm_start_time_s".into(), json!(seconds));
     options.start = Some(dag);
     Ok(())
+}
+
+/// The start a heuristic named `name` found, with its score; `None` when it found no
+/// network (a table with no DAG); its other errors become warm-start errors.
+fn heuristic_start(
+    name: &'static str,
+    found: Result<(Dag, f64), HeuristicError>,
+) -> Result<Option<(&'static str, Dag, f64)>, LearnError> {
+    match found {
+        Ok((dag, score)) => Ok(Some((name, dag, score))),
+        Err(HeuristicError::NoNetwork(_)) => Ok(None),
+        Err(e) => Err(LearnError::WarmStart {
+            path: name.into(),
+            source: Box::new(e.into()),
+        }),
+    }
 }
 
 /// The DAG in the file at `path`, each node's parent set replaced by its best candidate

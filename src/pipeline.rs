@@ -13,11 +13,11 @@ use crate::scores::{
     generate_candidates, select_candidates, CandidateOptions, GenerationStats, LocalScorer,
     ScoreKind, Search, SelectionOptions,
 };
-use crate::treewidth::{certify, forced_arcs_exceed};
-use bnsl_formulations::{ScoreTable, StructuralConstraints};
+use crate::treewidth::{certify, forced_arcs_exceed, ktree_options};
+use bnsl_formulations::{Dag, ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{
-    asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, KtreeOptions, Rule,
+    asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, Rule,
 };
 use bnsl_solvers::StopToken;
 use serde_json::json;
@@ -293,27 +293,18 @@ fn run_ktree_search(
     report: &mut LearnReport,
     observer: &dyn Observer,
 ) -> Result<Option<Vec<usize>>, LearnError> {
-    let options = KtreeOptions {
-        width,
-        time_limit: opts.time_limit,
-        max_restarts: opts.max_restarts,
-        seed: opts.seed,
-        stop: opts.stop.clone(),
-    };
+    let options = ktree_options(width, opts);
     observer.stage("k-tree restarts", None);
     let result = ktree_search(table, &options, &|p| observer.search(&p));
     observer.stage_done();
     match result {
         Ok(res) => {
-            report.status = Status::Feasible;
-            report.dag = Some(res.dag);
-            for (k, v) in [
+            let fields = [
                 ("found_at_s", json!(res.found_at_s)),
                 ("restarts", json!(res.restarts)),
                 ("seed", json!(opts.seed)),
-            ] {
-                report.extra.insert(k.into(), v);
-            }
+            ];
+            record_heuristic(report, res.dag, fields);
             Ok(Some(res.elimination_order))
         }
         Err(HeuristicError::NoNetwork(_)) => {
@@ -321,6 +312,20 @@ fn run_ktree_search(
             Ok(None)
         }
         Err(e) => Err(e.into()),
+    }
+}
+
+/// Records a heuristic's DAG in `report` with its `fields`: status `feasible` (a
+/// heuristic proves nothing), no bound.
+fn record_heuristic<const N: usize>(
+    report: &mut LearnReport,
+    dag: Dag,
+    fields: [(&str, serde_json::Value); N],
+) {
+    report.status = Status::Feasible;
+    report.dag = Some(dag);
+    for (key, value) in fields {
+        report.extra.insert(key.into(), value);
     }
 }
 
@@ -342,16 +347,13 @@ fn run_order_search(
     observer.stage_done();
     match result {
         Ok(res) => {
-            report.status = Status::Feasible;
-            report.dag = Some(res.dag);
-            for (k, v) in [
+            let fields = [
                 ("found_at_s", json!(res.found_at_s)),
                 ("restarts", json!(res.restarts)),
                 ("best_restart", json!(res.best_restart)),
                 ("seed", json!(opts.seed)),
-            ] {
-                report.extra.insert(k.into(), v);
-            }
+            ];
+            record_heuristic(report, res.dag, fields);
             Ok(())
         }
         Err(HeuristicError::NoNetwork(_)) => {

@@ -6,15 +6,8 @@ mod common;
 
 use bnsl::collection::{collect, CollectOptions, EdgeProbabilities};
 use bnsl::fio::read_scores;
-use common::{fails_with, shipped_scores};
+use common::{fails_with, run_json, shipped_scores};
 use std::path::Path;
-
-fn run_json(args: &[&str]) -> serde_json::Value {
-    let out = common::bnsl(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{err}");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"))
-}
 
 /// From a shipped score file: the counts equal the library's collection, every network
 /// in the file checks against the table with a score within ε (+ tolerance) of the

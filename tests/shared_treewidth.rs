@@ -7,37 +7,7 @@
 
 mod common;
 
-use common::{bnsl, shared};
-
-fn run_json(args: &[&str]) -> serde_json::Value {
-    let out = bnsl(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"))
-}
-
-/// Runs `bnsl verify` on the JSON answer `answer` with its own decomposition.
-fn verify_within(scores: &str, answer: &serde_json::Value, width: &str, dir: &std::path::Path) {
-    let file = dir.join(format!("answer_{width}.json"));
-    std::fs::write(&file, answer.to_string()).unwrap();
-    let file = file.to_string_lossy();
-    let checked = bnsl(&[
-        "verify",
-        "--scores",
-        scores,
-        "--dag",
-        &file,
-        "--treewidth",
-        width,
-        "--decomposition",
-        &file,
-    ]);
-    assert!(
-        checked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&checked.stderr)
-    );
-}
+use common::{run_json, shared, verify_within};
 
 #[test]
 fn the_bound_at_the_optimum_width_gives_the_optimum_and_one_below_stays_within() {

@@ -5,14 +5,7 @@
 
 mod common;
 
-use common::{fails_with, repo, shipped_scores};
-
-fn run_json(args: &[&str]) -> serde_json::Value {
-    let out = common::bnsl(args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"))
-}
+use common::{fails_with, repo, run_json, shipped_scores, verify_within};
 
 fn network(name: &str) -> String {
     repo()
@@ -148,25 +141,7 @@ fn every_back_end_learns_the_same_bounded_optimum() {
         assert_eq!(r["status"], "optimal", "{args:?}");
         assert_eq!(r["engine"], "treewidth_milp");
         assert!(r["treewidth"].as_u64().unwrap() < free_width, "{args:?}");
-        let out = dir.path().join(format!("{backend}{}.json", extra.len()));
-        std::fs::write(&out, r.to_string()).unwrap();
-        let out = out.to_string_lossy();
-        let checked = common::bnsl(&[
-            "verify",
-            "--scores",
-            &scores,
-            "--dag",
-            &out,
-            "--treewidth",
-            &narrow,
-            "--decomposition",
-            &out,
-        ]);
-        assert!(
-            checked.status.success(),
-            "{}",
-            String::from_utf8_lossy(&checked.stderr)
-        );
+        verify_within(&scores, &r, &narrow, dir.path());
         scores_seen.push(r["score"].as_f64().unwrap());
     }
     for s in &scores_seen {
@@ -300,25 +275,7 @@ fn ktree_sampling_learns_within_the_bound() {
     assert!(r["treewidth"].as_u64().unwrap() <= 3);
     let again = run_json(&args);
     assert_eq!(r["parents"], again["parents"]);
-    let out = dir.path().join("ktree.json");
-    std::fs::write(&out, r.to_string()).unwrap();
-    let out = out.to_string_lossy();
-    let checked = common::bnsl(&[
-        "verify",
-        "--scores",
-        &scores,
-        "--dag",
-        &out,
-        "--treewidth",
-        "3",
-        "--decomposition",
-        &out,
-    ]);
-    assert!(
-        checked.status.success(),
-        "{}",
-        String::from_utf8_lossy(&checked.stderr)
-    );
+    verify_within(&scores, &r, "3", dir.path());
     fails_with(
         &["learn", &scores, "--method", "ktree"],
         &["give --treewidth W"],

@@ -171,6 +171,44 @@ pub(crate) fn bnsl(args: &[&str]) -> std::process::Output {
         .expect("run bnsl")
 }
 
+/// Runs `bnsl` with `args`, expects exit code 0, and returns its stdout as JSON.
+pub(crate) fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = bnsl(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {err}"))
+}
+
+/// Writes the JSON answer `answer` of `bnsl learn --treewidth` into `dir` and checks it
+/// with `bnsl verify --scores SCORES --treewidth WIDTH`, its own decomposition as the
+/// certificate.
+pub(crate) fn verify_within(
+    scores: &str,
+    answer: &serde_json::Value,
+    width: &str,
+    dir: &std::path::Path,
+) {
+    let file = dir.join(format!("answer_{width}.json"));
+    std::fs::write(&file, answer.to_string()).unwrap();
+    let file = file.to_string_lossy();
+    let checked = bnsl(&[
+        "verify",
+        "--scores",
+        scores,
+        "--dag",
+        &file,
+        "--treewidth",
+        width,
+        "--decomposition",
+        &file,
+    ]);
+    assert!(
+        checked.status.success(),
+        "{}",
+        String::from_utf8_lossy(&checked.stderr)
+    );
+}
+
 /// Runs `bnsl` with `args`, expects failure with every `needles` in stderr, and no
 /// panic; returns stderr for further checks.
 pub(crate) fn fails_with(args: &[&str], needles: &[&str]) -> String {

@@ -110,7 +110,7 @@ pub fn solve_bounded_treewidth(
         }
         spend(&mut options, &mut stage);
     }
-    options.start = better_start(
+    let start = best_start(
         ilp,
         settings.width,
         options.start.take(),
@@ -129,11 +129,9 @@ pub fn solve_bounded_treewidth(
         spend(&mut options, &mut stage);
     }
     let options = &options;
-    let width = settings.width;
-    let start = options.start.as_ref().and_then(|dag| {
-        let order = order_within(dag, width)?;
-        let values = program.start_values(ilp, dag, &order)?;
-        Some((dag.clone(), values, order))
+    let start = start.and_then(|(dag, order)| {
+        let values = program.start_values(ilp, &dag, &order)?;
+        Some((dag, values, order))
     });
     let start_order = start.as_ref().map(|(_, _, order)| order.clone());
     let answer = solve_static(
@@ -202,22 +200,25 @@ fn finish(
     }
 }
 
-/// The higher-scoring of the given start and the greedy one, which is within the bound;
-/// a given start outside the table's candidates or wider than `width` loses.
-fn better_start(
+/// The higher-scoring of the greedy start and the given one (the greedy one on a tie),
+/// with an elimination order of width at most `width`; a start outside the table's
+/// candidates or wider than `width` is none.
+fn best_start(
     ilp: &FamilyIlp<'_>,
     width: usize,
     given: Option<Dag>,
     greedy: Option<Dag>,
-) -> Option<Dag> {
-    let score = |dag: &Dag| match order_within(dag, width) {
-        Some(_) => dag.check(ilp.table()).unwrap_or(f64::NEG_INFINITY),
-        None => f64::NEG_INFINITY,
-    };
-    match (given, greedy) {
-        (Some(a), Some(b)) => Some(if score(&b) >= score(&a) { b } else { a }),
-        (a, b) => a.or(b),
-    }
+) -> Option<(Dag, Vec<usize>)> {
+    [greedy, given]
+        .into_iter()
+        .flatten()
+        .filter_map(|dag| {
+            let order = order_within(&dag, width)?;
+            let score = dag.check(ilp.table()).ok()?;
+            Some((score, dag, order))
+        })
+        .reduce(|best, next| if next.0 > best.0 { next } else { best })
+        .map(|(_, dag, order)| (dag, order))
 }
 
 /// Search nodes each width check of [`greedy_within`] may take; a family whose check
