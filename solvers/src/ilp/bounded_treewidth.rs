@@ -178,16 +178,16 @@ fn solve_with_side(
 }
 
 /// The outcome with its total time, and with the unbounded optimum's bound when that is
-/// the lower one (closing the gap when it meets the incumbent).
-fn finish(
+/// the lower one or the MILP has none (closing the gap when it meets the incumbent).
+pub(super) fn finish(
     mut outcome: IlpOutcome,
     elimination_order: Option<Vec<usize>>,
     free_bound: Option<f64>,
     began: Instant,
 ) -> TreewidthOutcome {
     outcome.time_s = began.elapsed().as_secs_f64();
-    if let (Some(free), Some(bound)) = (free_bound, outcome.bound) {
-        if free < bound {
+    if let Some(free) = free_bound {
+        if outcome.bound.is_none_or(|bound| free < bound) {
             outcome.bound = Some(free);
             if outcome.score.is_some_and(|s| gap_closed(s, free)) {
                 outcome.status = Status::Optimal;

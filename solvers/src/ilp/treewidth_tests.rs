@@ -1,8 +1,8 @@
 //! The bounded-treewidth MILP on every back-end against a brute-force oracle.
 
-use super::bounded_treewidth::{solve_bounded_treewidth, TreewidthMilp};
+use super::bounded_treewidth::{finish, solve_bounded_treewidth, TreewidthMilp};
 use super::tests::{random_tables, TableShape};
-use super::IlpOptions;
+use super::{IlpOptions, IlpOutcome};
 use crate::milp::{backends, Status};
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
@@ -148,4 +148,31 @@ fn a_start_within_the_bound_is_kept_and_one_beyond_is_not_used() {
         .unwrap();
         assert_eq!(full.ilp.score, Some(-21.0), "{}", backend.name());
     }
+}
+
+/// The unbounded optimum's bound stands when the MILP ends without one of its own (a
+/// time limit inside its root), and closes the gap when it meets the incumbent.
+#[test]
+fn the_unbounded_bound_stands_when_the_milp_has_none() {
+    let outcome = |score: f64, bound: Option<f64>| IlpOutcome {
+        status: Status::Feasible,
+        dag: None,
+        score: Some(score),
+        bound,
+        nodes: 0,
+        cuts: 0,
+        lp_iterations: None,
+        rounds: None,
+        time_s: 0.0,
+    };
+    let began = std::time::Instant::now();
+    let kept = finish(outcome(-12.0, None), None, Some(-10.0), began);
+    assert_eq!(
+        (kept.ilp.bound, kept.ilp.status),
+        (Some(-10.0), Status::Feasible)
+    );
+    let tighter = finish(outcome(-12.0, Some(-11.0)), None, Some(-10.0), began);
+    assert_eq!(tighter.ilp.bound, Some(-11.0));
+    let closed = finish(outcome(-10.0, None), None, Some(-10.0), began);
+    assert_eq!(closed.ilp.status, Status::Optimal);
 }
