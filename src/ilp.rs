@@ -8,7 +8,9 @@ use crate::report::{LearnReport, Status};
 use crate::treewidth::ktree_options;
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable};
-use bnsl_solvers::heuristics::{asobs_search, ktree_search, AsobsOptions, HeuristicError};
+use bnsl_solvers::heuristics::{
+    asobs_search, ktree_search, AsobsOptions, HeuristicError, KtreeVersion,
+};
 use bnsl_solvers::ilp::bounded_treewidth::{solve_bounded_treewidth, TreewidthMilp};
 use bnsl_solvers::ilp::ordering::solve_ordering;
 use bnsl_solvers::ilp::{family_solver, IlpOptions, IlpOutcome, IlpProgress};
@@ -77,9 +79,10 @@ pub enum WarmStart {
     /// Read the DAG from this file (see [`read_dag`]); a node whose parent set is not a
     /// candidate takes its best candidate inside that set.
     Dag(PathBuf),
-    /// Run k-tree sampling (Nie et al. 2016, §4, Version 2) with these limits and seed
-    /// first, for the run's treewidth bound (n − 1 without one), and start from its DAG.
-    Ktree(AsobsOptions),
+    /// Run k-tree sampling (Nie et al. 2016, §4, Algorithm 1 in this version) with these
+    /// limits and seed first, for the run's treewidth bound (n − 1 without one), and
+    /// start from its DAG.
+    Ktree(AsobsOptions, KtreeVersion),
 }
 
 impl IlpSettings {
@@ -192,8 +195,9 @@ fn warm_start(
 ) -> Result<(), LearnError> {
     let began = Instant::now();
     let found = match source {
-        WarmStart::Ktree(heuristic) => {
-            let ktree = ktree_options(width.unwrap_or(table.n().saturating_sub(1)), heuristic);
+        WarmStart::Ktree(heuristic, version) => {
+            let width = width.unwrap_or(table.n().saturating_sub(1));
+            let ktree = ktree_options(width, *version, heuristic);
             heuristic_start(
                 "ktree",
                 ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score)),

@@ -17,7 +17,8 @@ use crate::treewidth::{certify, forced_arcs_exceed, ktree_options};
 use bnsl_formulations::{Dag, ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{
-    asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, Rule,
+    asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, KtreeOptions,
+    KtreeVersion, Rule,
 };
 use bnsl_solvers::StopToken;
 use serde_json::json;
@@ -264,6 +265,8 @@ pub struct LearnOptions {
     /// n − 1 bounds nothing; the table is then learned without it (and the width still
     /// reported).
     pub treewidth: Option<usize>,
+    /// What [`Method::Ktree`] does in each sampled k-tree.
+    pub ktree_version: KtreeVersion,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
     /// engines and the order searches then report what they have. It replaces the
     /// tokens inside `ilp` and `heuristic`.
@@ -280,29 +283,35 @@ impl LearnOptions {
             dp: DpOptions::default(),
             constraints: StructuralConstraints::default(),
             treewidth: None,
+            ktree_version: KtreeVersion::default(),
             stop: StopToken::new(),
         }
     }
 }
-/// Runs the k-tree search for treewidth `width` with the limits and seed of `opts` into
-/// `report`; returns the elimination order of the k-tree of the best DAG.
+/// Runs the k-tree search of `options` into `report`; returns the elimination order of
+/// the k-tree of the best DAG.
 fn run_ktree_search(
     table: &ScoreTable,
-    width: usize,
-    opts: &AsobsOptions,
+    options: &KtreeOptions,
     report: &mut LearnReport,
     observer: &dyn Observer,
 ) -> Result<Option<Vec<usize>>, LearnError> {
-    let options = ktree_options(width, opts);
     observer.stage("k-tree restarts", None);
-    let result = ktree_search(table, &options, &|p| observer.search(&p));
+    let result = ktree_search(table, options, &|p| observer.search(&p));
     observer.stage_done();
     match result {
         Ok(res) => {
             let fields = [
                 ("found_at_s", json!(res.found_at_s)),
                 ("restarts", json!(res.restarts)),
-                ("seed", json!(opts.seed)),
+                ("seed", json!(options.seed)),
+                (
+                    "ktree_version",
+                    json!(match options.version {
+                        KtreeVersion::One => 1,
+                        KtreeVersion::Two => 2,
+                    }),
+                ),
             ];
             record_heuristic(report, res.dag, fields);
             Ok(Some(res.elimination_order))
@@ -452,7 +461,7 @@ pub fn learn(
         Method::Ilp => {
             let mut ilp = opts.ilp.clone();
             ilp.options.limits.stop = opts.stop.clone();
-            if let Some(WarmStart::Asobs(heuristic) | WarmStart::Ktree(heuristic)) =
+            if let Some(WarmStart::Asobs(heuristic) | WarmStart::Ktree(heuristic, _)) =
                 &mut ilp.warm_start
             {
                 heuristic.stop = opts.stop.clone();
@@ -480,7 +489,8 @@ pub fn learn(
                 ..opts.heuristic.clone()
             };
             let width = opts.treewidth.unwrap_or(table.n().saturating_sub(1));
-            elimination_order = run_ktree_search(table, width, &heuristic, &mut report, observer)?;
+            let options = ktree_options(width, opts.ktree_version, &heuristic);
+            elimination_order = run_ktree_search(table, &options, &mut report, observer)?;
         }
     }
     if opts.stop.is_stopped() {

@@ -8,7 +8,7 @@ use bnsl_formulations::treewidth::{
     moral_graph, treewidth, Graph, TreeDecomposition, TreewidthLimits,
 };
 use bnsl_formulations::{Dag, ScoreTable, VarSet};
-use bnsl_solvers::heuristics::{AsobsOptions, KtreeOptions};
+use bnsl_solvers::heuristics::{AsobsOptions, KtreeOptions, KtreeVersion};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path;
@@ -17,12 +17,17 @@ use std::path::Path;
 /// the best upper bound found, marked as not exact.
 const ANSWER_WIDTH_NODES: u64 = 2_000_000;
 
-/// The options of the k-tree search for treewidth `width` with the time limit, restart
-/// cap, seed and stop token of `heuristic` (the order search's settings, which
-/// `--time-limit`, `--restarts` and `--seed` fill alike).
-pub(crate) fn ktree_options(width: usize, heuristic: &AsobsOptions) -> KtreeOptions {
+/// The options of the k-tree search of `version` for treewidth `width` with the time
+/// limit, restart cap, seed and stop token of `heuristic` (the order search's settings,
+/// which `--time-limit`, `--restarts` and `--seed` fill alike).
+pub(crate) fn ktree_options(
+    width: usize,
+    version: KtreeVersion,
+    heuristic: &AsobsOptions,
+) -> KtreeOptions {
     KtreeOptions {
         width,
+        version,
         time_limit: heuristic.time_limit,
         max_restarts: heuristic.max_restarts,
         seed: heuristic.seed,

@@ -250,32 +250,57 @@ fn bounds_that_cannot_hold_and_bad_flags_are_refused() {
     assert_eq!(r["treewidth"], 3);
 }
 
-/// `--method ktree` (Version 2): a DAG within the bound whose decomposition `bnsl verify`
-/// accepts, the same for a seed and a restart count, and the flags it refuses.
+/// `--method ktree` (Versions 1 and 2): a DAG within the bound whose decomposition
+/// `bnsl verify` accepts, the same for a seed and a restart count, and the flags it
+/// refuses.
 #[test]
 fn ktree_sampling_learns_within_the_bound() {
     let scores = shipped_scores("alarm_1000.BDeu1.palim3.jkl");
     let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "learn",
-        scores.as_str(),
-        "--method",
-        "ktree",
-        "--treewidth",
-        "3",
-        "--restarts",
-        "300",
-        "--seed",
-        "5",
-        "--json",
-    ];
-    let r = run_json(&args);
-    assert_eq!(r["status"], "feasible");
-    assert_eq!(r["restarts"], 300);
-    assert!(r["treewidth"].as_u64().unwrap() <= 3);
-    let again = run_json(&args);
-    assert_eq!(r["parents"], again["parents"]);
-    verify_within(&scores, &r, "3", dir.path());
+    for version in ["1", "2"] {
+        let args = [
+            "learn",
+            scores.as_str(),
+            "--method",
+            "ktree",
+            "--ktree-version",
+            version,
+            "--treewidth",
+            "3",
+            "--restarts",
+            "300",
+            "--seed",
+            "5",
+            "--json",
+        ];
+        let r = run_json(&args);
+        assert_eq!(r["status"], "feasible");
+        assert_eq!(r["restarts"], 300);
+        assert_eq!(r["ktree_version"].to_string(), version);
+        assert!(r["treewidth"].as_u64().unwrap() <= 3);
+        let again = run_json(&args);
+        assert_eq!(r["parents"], again["parents"]);
+        verify_within(&scores, &r, "3", dir.path());
+    }
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--method",
+            "ktree",
+            "--ktree-version",
+            "1",
+            "--treewidth",
+            "7",
+            "--restarts",
+            "1",
+        ],
+        &["widths up to 6", "Version 2"],
+    );
+    fails_with(
+        &["learn", &scores, "--treewidth", "3", "--ktree-version", "1"],
+        &["--ktree-version needs --method ktree or --warm-start ktree"],
+    );
     fails_with(
         &["learn", &scores, "--method", "ktree"],
         &["give --treewidth W"],

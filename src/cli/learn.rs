@@ -14,7 +14,7 @@ use bnsl::report::{LearnReport, Status};
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::DpOptions;
-use bnsl_solvers::heuristics::{AsobsOptions, LocalSearch};
+use bnsl_solvers::heuristics::{AsobsOptions, KtreeVersion, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
 use bnsl_solvers::milp::{configured, BackendParam, Limits};
@@ -344,7 +344,10 @@ impl IlpArgs {
                 };
                 match arg {
                     WarmStartArg::Asobs(seconds) => WarmStart::Asobs(heuristic(seconds)),
-                    WarmStartArg::Ktree(seconds) => WarmStart::Ktree(heuristic(seconds)),
+                    WarmStartArg::Ktree(seconds) => WarmStart::Ktree(
+                        heuristic(seconds),
+                        search.ktree_version.unwrap_or_default(),
+                    ),
                     WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
                 }
             }),
@@ -401,6 +404,23 @@ pub(crate) struct OrderSearchArgs {
     /// Skip the local search after each random order (the same as `--local-search none`).
     #[arg(long)]
     pub no_local_search: bool,
+    /// What k-tree sampling (`--method ktree`, `--warm-start ktree`) does in each sampled
+    /// k-tree (Nie et al. 2016, Algorithm 1): `2` (the default) orients it at random and
+    /// gives each node its best parents within that orientation, fast; `1` finds the
+    /// best DAG inside it exactly, at a cost of (k+1)!·3^k per node (widths up to 6).
+    #[arg(long, value_name = "1|2", value_parser = parse_ktree_version)]
+    pub ktree_version: Option<KtreeVersion>,
+}
+
+/// Parses `--ktree-version`.
+fn parse_ktree_version(s: &str) -> Result<KtreeVersion, String> {
+    match s {
+        "1" => Ok(KtreeVersion::One),
+        "2" => Ok(KtreeVersion::Two),
+        _ => Err(format!(
+            "`{s}` is not a version of k-tree sampling: give 1 or 2"
+        )),
+    }
 }
 
 /// The values of `--local-search`.
@@ -464,6 +484,9 @@ impl OrderSearchArgs {
         let ktree_start = matches!(warm_start, Some(WarmStartArg::Ktree(_)));
         if (method == Method::Ktree || ktree_start) && local {
             bail!("--local-search and --no-local-search shape obs/asobs: ktree has none");
+        }
+        if self.ktree_version.is_some() && method != Method::Ktree && !ktree_start {
+            bail!("--ktree-version needs --method ktree or --warm-start ktree");
         }
         let given = self.restarts.is_some() || local;
         if !runs_asobs && method != Method::Ktree && !ktree_start && given {
@@ -577,6 +600,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         constraints,
         treewidth: args.treewidth,
+        ktree_version: args.search.ktree_version.unwrap_or_default(),
         stop: StopToken::new(),
     };
     // Every method stops at Ctrl+C: the ILP engines and the order searches report what

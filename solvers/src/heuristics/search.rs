@@ -104,6 +104,14 @@ pub enum HeuristicError {
     /// No sampled order admitted a network: some candidate list lacks the empty set.
     #[error("no sampled order admits a network ({0} restarts): a candidate list without the empty set leaves a node with no allowed parent set")]
     NoNetwork(u64),
+    /// Version 1 of the k-tree search was asked for a width it cannot take.
+    #[error("k-tree Version 1 takes widths up to {max} (its cost grows as (k+1)!·3^k per node); width {width} needs Version 2")]
+    TooWide {
+        /// The width asked for.
+        width: usize,
+        /// The widest it takes.
+        max: usize,
+    },
 }
 
 /// Progress of a running search, reported after every restart.

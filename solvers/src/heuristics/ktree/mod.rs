@@ -1,14 +1,21 @@
 //! Learning DAGs of bounded treewidth by sampling k-trees (Nie et al. 2016, §4,
-//! Algorithm 1, Version 2): every restart samples a uniform k-tree (`code`), orients its
-//! edges by Algorithm 2 (a random partial order built as the k-tree was: the root clique
-//! in a random order, then each joined node at a uniformly random place among the k
-//! nodes it joined), and gives each node its best candidate whose parents precede it in
-//! that order and are pairwise joined in the k-tree. The DAG's moral graph is then a
-//! subgraph of the k-tree, so its treewidth is at most k, and the k-tree's perfect
-//! elimination order shows it. Restarts run in parallel as in the order search: restart
-//! `i` is a pure function of `(seed, i)`.
+//! Algorithm 1). Every restart samples a uniform k-tree (`code`) and finds a DAG whose
+//! moral graph is a subgraph of it, so its treewidth is at most k, and the k-tree's
+//! perfect elimination order shows it:
+//! - Version 1 (`exact`): the best such DAG, by a program exponential in k only;
+//! - Version 2: orient the k-tree's edges by Algorithm 2 (a random partial order built as
+//!   the k-tree was: the root clique in a random order, then each joined node at a
+//!   uniformly random place among the k nodes it joined), and give each node its best
+//!   candidate whose parents precede it in that order and are pairwise joined in the
+//!   k-tree.
+//!
+//! Restarts run in parallel as in the order search: restart `i` is a pure function of
+//! `(seed, i)`.
 
 mod code;
+mod exact;
+
+pub use exact::VERSION_1_MAX_WIDTH;
 
 use super::search::{best_restart, RestartLimits};
 use super::{HeuristicError, Network, SearchProgress};
@@ -19,11 +26,25 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
+/// What a restart does in its k-tree (Nie et al. 2016, Algorithm 1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum KtreeVersion {
+    /// Version 1: the best DAG inside the k-tree, exactly (widths up to
+    /// [`VERSION_1_MAX_WIDTH`]).
+    One,
+    /// Version 2: a random orientation of the k-tree by Algorithm 2, then each node's
+    /// best candidate within it; far cheaper per k-tree.
+    #[default]
+    Two,
+}
+
 /// Options of [`ktree_search`].
 #[derive(Clone, Debug)]
 pub struct KtreeOptions {
     /// The treewidth bound k (the width of the sampled k-trees).
     pub width: usize,
+    /// What each restart does in its k-tree.
+    pub version: KtreeVersion,
     /// Stop starting restarts after this long (`None`: only `max_restarts` stops).
     pub time_limit: Option<Duration>,
     /// Stop after this many restarts (`None`: only `time_limit` stops).
@@ -64,6 +85,12 @@ pub fn ktree_search(
     }
     let n = table.n();
     let k = opts.width.min(n.saturating_sub(1));
+    if opts.version == KtreeVersion::One && k > VERSION_1_MAX_WIDTH {
+        return Err(HeuristicError::TooWide {
+            width: k,
+            max: VERSION_1_MAX_WIDTH,
+        });
+    }
     let start = Instant::now();
     let limits = RestartLimits {
         deadline: opts.time_limit.map(|t| start + t),
@@ -71,10 +98,10 @@ pub fn ktree_search(
         stop: &opts.stop,
     };
     let (best, restarts) = best_restart(&limits, start, on_progress, &|i, _| {
-        restart(table, k, opts.seed, i).map(|(net, _)| net)
+        restart(table, k, opts, i).map(|(net, _)| net)
     });
     let best = best.ok_or(HeuristicError::NoNetwork(restarts))?;
-    let (_, tree) = restart(table, k, opts.seed, best.restart).expect("restarts are repeatable");
+    let (_, tree) = restart(table, k, opts, best.restart).expect("restarts are repeatable");
     Ok(KtreeResult {
         dag: best.net.to_dag(table),
         score: best.net.score,
@@ -85,14 +112,19 @@ pub fn ktree_search(
     })
 }
 
-/// Restart `i`: its k-tree and the network Version 2 finds in it.
-fn restart(table: &ScoreTable, k: usize, seed: u64, i: u64) -> Option<(Network, KTree)> {
+/// Restart `i`: its k-tree and the network the version finds in it.
+fn restart(table: &ScoreTable, k: usize, opts: &KtreeOptions, i: u64) -> Option<(Network, KTree)> {
     let n = table.n();
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
     rng.set_stream(i);
     let tree = Code::sample(n, k, &mut rng).decode(n);
-    let before = orient(&tree, &mut rng);
-    let net = best_within(table, &tree, &before)?;
+    let net = match opts.version {
+        KtreeVersion::One => exact::best_in_ktree(table, &tree)?,
+        KtreeVersion::Two => {
+            let before = orient(&tree, &mut rng);
+            best_within(table, &tree, &before)?
+        }
+    };
     Some((net, tree))
 }
 

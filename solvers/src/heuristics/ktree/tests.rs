@@ -1,7 +1,9 @@
 use super::code::{Code, KTree, Symbol};
 use super::*;
 use bnsl_formulations::treewidth::{moral_graph, Graph};
+use bnsl_formulations::Dag;
 use proptest::prelude::*;
+use proptest::strategy::ValueTree;
 use std::collections::HashMap;
 
 fn edges(tree: &KTree) -> Vec<(usize, usize)> {
@@ -131,20 +133,131 @@ fn the_search_is_repeatable_and_within_the_bound() {
             })
             .collect::<Vec<_>>(),
     );
+    for version in [KtreeVersion::One, KtreeVersion::Two] {
+        let opts = KtreeOptions {
+            width: 2,
+            version,
+            time_limit: None,
+            max_restarts: Some(200),
+            seed: 9,
+            stop: StopToken::new(),
+        };
+        let many = ktree_search(&table, &opts, &|_| {}).unwrap();
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| ktree_search(&table, &opts, &|_| {}).unwrap());
+        assert_eq!((many.dag.clone(), many.score), (one.dag, one.score));
+        assert_eq!(many.restarts, 200);
+        assert!(moral_graph(&many.dag).elimination_width(&many.elimination_order) <= 2);
+    }
+}
+
+/// The best score of a DAG of `table`'s candidates whose moral graph is a subgraph of
+/// `tree`, by trying every choice of families (pruned by the best completion).
+fn best_inside(table: &ScoreTable, tree: &KTree) -> f64 {
+    fn choose(
+        table: &ScoreTable,
+        g: &Graph,
+        v: usize,
+        score: f64,
+        chosen: &mut Vec<VarSet>,
+        best: &mut f64,
+    ) {
+        let n = table.n();
+        let rest: f64 = (v..n).map(|u| table.candidates(u)[0].score).sum();
+        if score + rest <= *best {
+            return;
+        }
+        if v == n {
+            let dag = Dag::from_parents(chosen.clone());
+            if dag.is_acyclic() && moral_graph(&dag).edges().all(|(a, b)| g.has_edge(a, b)) {
+                *best = score;
+            }
+            return;
+        }
+        for c in table.candidates(v) {
+            chosen[v] = c.parents.clone();
+            choose(table, g, v + 1, score + c.score, chosen, best);
+        }
+    }
+    let n = table.n();
+    let mut best = f64::NEG_INFINITY;
+    choose(
+        table,
+        &graph_of(tree),
+        0,
+        0.0,
+        &mut vec![VarSet::empty(n); n],
+        &mut best,
+    );
+    best
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Version 1 finds the best DAG inside the k-tree (the complete one among them when
+    /// n = k + 1), and so never does worse than Version 2 in the same k-tree.
+    #[test]
+    fn version_1_is_the_best_dag_inside_the_k_tree(
+        table in crate::test_tables::arb_table(6),
+        k in 0usize..4,
+        seed in any::<u64>(),
+    ) {
+        let n = table.n();
+        let k = k.min(n - 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let tree = Code::sample(n, k, &mut rng).decode(n);
+        let net = exact::best_in_ktree(&table, &tree).expect("the empty set fits");
+        let dag = net.to_dag(&table);
+        prop_assert!(dag.check(&table).is_ok());
+        let g = graph_of(&tree);
+        prop_assert!(moral_graph(&dag).edges().all(|(a, b)| g.has_edge(a, b)));
+        prop_assert!((net.score - best_inside(&table, &tree)).abs() < 1e-9);
+        let version_2 = best_within(&table, &tree, &orient(&tree, &mut rng)).unwrap();
+        prop_assert!(net.score >= version_2.score - 1e-9);
+    }
+}
+
+/// On the complete k-tree (n = k + 1) Version 1 is the unbounded optimum.
+#[test]
+fn version_1_on_the_complete_k_tree_is_the_dp_optimum() {
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    for _ in 0..32 {
+        let table = crate::test_tables::arb_table(7)
+            .new_tree(&mut runner)
+            .unwrap()
+            .current();
+        let n = table.n();
+        let mut rng = ChaCha8Rng::seed_from_u64(n as u64);
+        let tree = Code::sample(n, n - 1, &mut rng).decode(n);
+        let net = exact::best_in_ktree(&table, &tree).unwrap();
+        let dp = crate::dp::solve_dp(&table, &crate::dp::DpOptions::default()).unwrap();
+        assert!(
+            (net.score - dp.score).abs() < 1e-9,
+            "{} vs {}",
+            net.score,
+            dp.score
+        );
+    }
+}
+
+/// Version 1 refuses widths beyond its limit.
+#[test]
+fn version_1_refuses_wide_k_trees() {
+    let table = crate::test_tables::table_from(9, &vec![Vec::new(); 9]);
     let opts = KtreeOptions {
-        width: 2,
+        width: VERSION_1_MAX_WIDTH + 1,
+        version: KtreeVersion::One,
         time_limit: None,
-        max_restarts: Some(200),
-        seed: 9,
+        max_restarts: Some(1),
+        seed: 0,
         stop: StopToken::new(),
     };
-    let many = ktree_search(&table, &opts, &|_| {}).unwrap();
-    let one = rayon::ThreadPoolBuilder::new()
-        .num_threads(1)
-        .build()
-        .unwrap()
-        .install(|| ktree_search(&table, &opts, &|_| {}).unwrap());
-    assert_eq!((many.dag.clone(), many.score), (one.dag, one.score));
-    assert_eq!(many.restarts, 200);
-    assert!(moral_graph(&many.dag).elimination_width(&many.elimination_order) <= 2);
+    assert!(matches!(
+        ktree_search(&table, &opts, &|_| {}),
+        Err(HeuristicError::TooWide { .. })
+    ));
 }
