@@ -86,7 +86,8 @@ const DEFAULT_ORDER_SEED: u64 = 1;
 /// Options of the exact ILP (`--method ilp`).
 #[derive(clap::Args, Debug)]
 pub(crate) struct IlpArgs {
-    /// MILP back-end (scip, highs, cbc; default: the first compiled in, in that order).
+    /// MILP back-end (scip, highs, cbc, microlp; default: the first compiled in, in that
+    /// order). microlp, pure Rust and in every build, is for small programs only.
     #[arg(long, value_name = "NAME")]
     pub backend: Option<String>,
     /// Program to solve: family variables with cluster cuts, or the ordering formulation.

@@ -16,10 +16,14 @@ use bnsl_formulations::milp::MilpModel;
 
 #[cfg(feature = "cbc")]
 pub mod cbc;
+#[cfg(feature = "good_lp")]
+pub mod good_lp;
 #[cfg(feature = "highs")]
 pub mod highs;
 #[cfg(feature = "highs")]
 pub mod highs_file;
+#[cfg(feature = "microlp")]
+pub mod microlp;
 #[cfg(feature = "scip")]
 pub mod scip;
 mod watch;
@@ -346,8 +350,8 @@ pub trait WarmStart {
     ) -> Result<MilpOutcome, SolverError>;
 }
 
-/// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC): the
-/// registry. A new back-end is a module of its own plus one line here.
+/// The back-ends compiled into this build, in a fixed order (SCIP, HiGHS, CBC,
+/// microlp): the registry. A new back-end is a module of its own plus one line here.
 // Which pushes exist depends on the features, hence the allowances.
 #[allow(unused_mut, clippy::vec_init_then_push)]
 pub fn backends() -> Vec<Box<dyn MilpBackend>> {
@@ -358,6 +362,8 @@ pub fn backends() -> Vec<Box<dyn MilpBackend>> {
     list.push(Box::new(highs::HighsBackend::default()));
     #[cfg(feature = "cbc")]
     list.push(Box::new(cbc::CbcBackend));
+    #[cfg(feature = "microlp")]
+    list.push(Box::new(microlp::MicrolpBackend::default()));
     list
 }
 
@@ -455,7 +461,7 @@ pub(crate) fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
 }
 
 /// The error of a back-end that takes no options, for the first of `params`, if any.
-#[cfg_attr(not(feature = "cbc"), allow(dead_code))]
+#[cfg_attr(not(any(feature = "cbc", feature = "good_lp")), allow(dead_code))]
 fn refuse_params(backend: &'static str, params: &[(String, String)]) -> Result<(), SolverError> {
     match params.first() {
         None => Ok(()),
@@ -470,7 +476,12 @@ fn refuse_params(backend: &'static str, params: &[(String, String)]) -> Result<(
 /// 0 within its sides) or rejects. Back-ends answer such models without a solver call,
 /// since solvers disagree on how to report them.
 #[cfg_attr(
-    not(any(feature = "highs", feature = "cbc", feature = "scip")),
+    not(any(
+        feature = "highs",
+        feature = "cbc",
+        feature = "scip",
+        feature = "good_lp"
+    )),
     allow(dead_code)
 )]
 fn trivial_outcome(model: &MilpModel) -> Option<MilpOutcome> {
@@ -499,7 +510,12 @@ fn trivial_outcome(model: &MilpModel) -> Option<MilpOutcome> {
 /// Checks that a warm start has one value per model variable, as [`WarmStart`] requires;
 /// `backend` names the back-end in the error.
 #[cfg_attr(
-    not(any(feature = "highs", feature = "cbc", feature = "scip")),
+    not(any(
+        feature = "highs",
+        feature = "cbc",
+        feature = "scip",
+        feature = "good_lp"
+    )),
     allow(dead_code)
 )]
 fn check_start(backend: &'static str, model: &MilpModel, start: &[f64]) -> Result<(), SolverError> {
@@ -516,7 +532,15 @@ fn check_start(backend: &'static str, model: &MilpModel, start: &[f64]) -> Resul
     })
 }
 
-#[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
+#[cfg(all(
+    test,
+    any(
+        feature = "highs",
+        feature = "cbc",
+        feature = "scip",
+        feature = "good_lp"
+    )
+))]
 mod testkit;
 
 #[cfg(all(test, feature = "highs"))]
@@ -607,6 +631,7 @@ mod tests {
             (cfg!(feature = "scip"), "scip"),
             (cfg!(feature = "highs"), "highs"),
             (cfg!(feature = "cbc"), "cbc"),
+            (cfg!(feature = "microlp"), "microlp"),
         ]
         .into_iter()
         .filter_map(|(on, name)| on.then_some(name))
