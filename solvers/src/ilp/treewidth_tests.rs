@@ -4,7 +4,7 @@ use super::bounded_treewidth::{finish, solve_bounded_treewidth, TreewidthMilp};
 use super::tests::{random_tables, TableShape};
 use super::{IlpOptions, IlpOutcome};
 use crate::milp::{backends, Status};
-use bnsl_formulations::bounded_treewidth::TreewidthForm;
+use bnsl_formulations::bounded_treewidth::{treewidth_model, TreewidthForm};
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
 use bnsl_formulations::{Dag, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
@@ -175,4 +175,42 @@ fn the_unbounded_bound_stands_when_the_milp_has_none() {
     assert_eq!(tighter.ilp.bound, Some(-11.0));
     let closed = finish(outcome(-10.0, None), None, Some(-10.0), began);
     assert_eq!(closed.ilp.status, Status::Optimal);
+}
+
+/// A feasible start of the paper's form that is not optimal is not returned as the
+/// optimum on any back-end (HiGHS's presolve did so, and its answer is now rechecked).
+#[test]
+fn a_start_is_not_taken_for_the_optimum() {
+    let n = 5;
+    let c = |ps: &[usize], score: f64| bnsl_formulations::Candidate {
+        parents: VarSet::from_members(n, ps.iter().copied()),
+        score,
+    };
+    let table = ScoreTable::new(
+        (0..n).map(|i| format!("x{i}")).collect(),
+        vec![
+            vec![c(&[1], -0.5), c(&[], -500.0)],
+            vec![c(&[], -500.0)],
+            vec![c(&[], -500.0)],
+            vec![c(&[1, 2, 4], -35.25), c(&[0, 1, 4], -73.75), c(&[], -500.0)],
+            vec![c(&[], -500.0)],
+        ],
+    )
+    .unwrap();
+    let ilp = FamilyIlp::new(&table);
+    let program = treewidth_model(&ilp, 1, TreewidthForm::Paper);
+    let start = program
+        .start_values(&ilp, &Dag::empty(n), &[0, 1, 2, 3, 4])
+        .unwrap();
+    assert_eq!(program.model.objective_value(&start), -2500.0);
+    for backend in backends() {
+        let Some(warm) = backend.warm_start() else {
+            continue;
+        };
+        let out = warm
+            .solve_from(&program.model, &crate::milp::Limits::default(), &start)
+            .unwrap();
+        assert_eq!(out.status, Status::Optimal, "{}", backend.name());
+        assert_eq!(out.objective, Some(-2000.5), "{}", backend.name());
+    }
 }
