@@ -217,11 +217,7 @@ pub enum Method {
     Ktree,
 }
 
-/// Up to this many variables, dynamic programming is the faster exact method (or as fast
-/// as SCIP's branch and cut); beyond it, the DP's cost, exponential in the variables,
-/// soon outgrows the branch and cut's (see README, "Benchmark notes behind design
-/// choices").
-pub const DP_FASTER_UP_TO: usize = 20;
+pub use bnsl_solvers::dp::DP_FASTER_UP_TO;
 
 /// The exact method for `table` when the user names none: dynamic programming up to
 /// [`DP_FASTER_UP_TO`] variables, or when no MILP back-end is compiled in; otherwise

@@ -61,6 +61,12 @@ impl Default for DpOptions {
     }
 }
 
+/// Up to this many variables, dynamic programming is the faster exact method (or as fast
+/// as SCIP's branch and cut); beyond it, the DP's cost, exponential in the variables,
+/// soon outgrows the branch and cut's (see README, "Benchmark notes behind design
+/// choices").
+pub const DP_FASTER_UP_TO: usize = 20;
+
 /// The DP's memory budget where the machine's memory cannot be read.
 pub const FALLBACK_MEMORY_LIMIT_BYTES: u64 = 16 << 30;
 

@@ -5,12 +5,13 @@
 use super::cut_loop::root_cuts;
 use super::static_program::solve_static;
 use super::{family_solver, gap_closed, IlpOptions, IlpOutcome, IlpProgress};
+use crate::dp::{solve_dp, DpError, DpOptions, DP_FASTER_UP_TO};
 use crate::milp::{MilpBackend, SolverError, Status};
 use bnsl_formulations::bounded_treewidth::{treewidth_model, treewidth_side, TreewidthForm};
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
 use bnsl_formulations::{Candidate, Dag, FamilyIlp, VarSet};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Search nodes the exact treewidth of a warm start may take; a start whose width is not
 /// settled within them is not used.
@@ -37,8 +38,10 @@ pub struct TreewidthMilp {
     /// program ([`root_cuts`]): valid for every DAG, so the program keeps its optimum,
     /// and they tighten its acyclicity, which the order rows alone leave loose.
     pub root_cuts: bool,
-    /// Solve the family ILP without the bound first: when its optimum has treewidth at
-    /// most the bound, it is the answer, proved, and the MILP is not built.
+    /// Find the optimum without the bound first (by the DP up to [`DP_FASTER_UP_TO`]
+    /// variables, else by the family ILP on the back-end): when its treewidth is at most
+    /// the bound, it is the answer, proved, and the MILP is not built; otherwise its
+    /// score bounds the answer and it guides the greedy start.
     pub unbounded_first: bool,
     /// On a back-end with its own branch and cut (SCIP), solve the family program with
     /// the treewidth rows as side constraints ([`treewidth_side`]) and acyclicity by
@@ -84,7 +87,7 @@ pub fn solve_bounded_treewidth(
                 ..p.clone()
             })
         };
-        let free = family_solver(backend).solve(ilp, &options, &bound_only)?;
+        let free = unbounded_optimum(backend, ilp, &options, &bound_only)?;
         let fits = free
             .dag
             .as_ref()
@@ -150,6 +153,43 @@ pub fn solve_bounded_treewidth(
     let mut outcome = answer.outcome;
     outcome.cuts = cuts;
     Ok(finish(outcome, elimination_order, free_bound, began))
+}
+
+/// The optimum of `ilp` without the bound: by the DP up to [`DP_FASTER_UP_TO`] variables
+/// (when its tables fit in memory), else by the family ILP on `backend`.
+fn unbounded_optimum(
+    backend: &dyn MilpBackend,
+    ilp: &FamilyIlp<'_>,
+    options: &IlpOptions,
+    progress: &dyn Fn(&IlpProgress),
+) -> Result<IlpOutcome, SolverError> {
+    let table = ilp.table();
+    if table.n() <= DP_FASTER_UP_TO {
+        let began = Instant::now();
+        let dp = DpOptions {
+            time_limit: options.limits.time_limit.map(Duration::from_secs_f64),
+            stop: options.limits.stop.clone(),
+            ..DpOptions::default()
+        };
+        let outcome = |status, found: Option<(Dag, f64)>| IlpOutcome {
+            status,
+            score: found.as_ref().map(|f| f.1),
+            bound: found.as_ref().map(|f| f.1),
+            dag: found.map(|f| f.0),
+            nodes: 0,
+            cuts: 0,
+            lp_iterations: None,
+            rounds: None,
+            time_s: began.elapsed().as_secs_f64(),
+        };
+        match solve_dp(table, &dp) {
+            Ok(best) => return Ok(outcome(Status::Optimal, Some((best.dag, best.score)))),
+            Err(DpError::Infeasible) => return Ok(outcome(Status::Infeasible, None)),
+            Err(DpError::Stopped { .. }) => return Ok(outcome(Status::Unknown, None)),
+            Err(_) => {}
+        }
+    }
+    family_solver(backend).solve(ilp, options, progress)
 }
 
 /// The bounded problem by the back-end's branch and cut on the family program with the
