@@ -1,6 +1,7 @@
 //! Math-program builders for bnsl: the solver-neutral [`MilpModel`], the family program
 //! with its cluster cuts ([`family`]), the ordering formulation ([`ordering`]) and the
-//! bounded-treewidth MILP ([`bounded_treewidth`]).
+//! bounded-treewidth MILP ([`bounded_treewidth`]), and the MaxSAT encodings
+//! ([`maxsat`]).
 //!
 //! Every formulation shares one input, the [`ScoreTable`] of `bnsl-core` (re-exported
 //! here with the other core types): for each node, candidate parent sets ([`VarSet`]
@@ -9,6 +10,7 @@
 
 pub mod bounded_treewidth;
 pub mod family;
+pub mod maxsat;
 pub mod milp;
 pub mod ordering;
 

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
 """Seed 003's heuristic tables (3 and 4): k-tree sampling against the MILP's incumbent.
 
-For each data set of ../shared/instances/data/ebnsl_csv, scores it once (BDeu ess 1,
-parent limit 3), then for each W runs `bnsl learn --method ktree --treewidth W` for
-SEEDS seeds with a time limit of BUDGET seconds (min / median / max score), and
-`bnsl learn --method ilp --treewidth W` with the same limit (its incumbent and bound).
-Every answer is checked by `bnsl verify --treewidth W --decomposition`.
+For each data set (a name of ../shared/instances/data/ebnsl_csv, or a path under
+../shared/instances/data such as twilp_format/netflix_100.data), scores it once (BDeu
+ess 1, parent limit 3), then for each W and each version runs `bnsl learn --method ktree
+--ktree-version V --treewidth W` for SEEDS seeds with a time limit of BUDGET seconds (min /
+median / max score), and `bnsl learn --method ilp --treewidth W` with the same limit (its
+incumbent and bound). Version 1 is skipped above W = 6, which it refuses. Every answer is
+checked by `bnsl verify --treewidth W --decomposition`.
 
 Usage: scripts/bench/ktree.py BIN
 Environment: DATA (comma list, default the paper's and the issue's sets), WIDTHS
-             (default 4,10), SEEDS (default 10), BUDGET (seconds, default 60).
+             (default 4,10), VERSIONS (default 1,2), SEEDS (default 10), BUDGET (seconds,
+             default 60).
 """
 import json
 import os
@@ -19,8 +22,23 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SHARED = os.path.join(HERE, "..", "..", "..", "shared", "instances", "data", "ebnsl_csv")
-DEFAULT = "adult,letter,mushroom,wdbc,zoo,spectf,sponge,hailfinder500,lung-cancer,alarm"
+DATA = os.path.join(HERE, "..", "..", "..", "shared", "instances", "data")
+DEFAULT = ("adult,letter,mushroom,wdbc,zoo,spectf,sponge,hailfinder500,lung-cancer,alarm,"
+           "twilp_format/netflix_100.data")
+VERSION_1_MAX_WIDTH = 6
+
+
+def data_path(name):
+    if "/" in name:
+        return os.path.join(DATA, name)
+    return os.path.join(DATA, "ebnsl_csv", f"{name}.csv")
+
+
+def summary(found):
+    fmt = lambda x: f"{x:.2f}"
+    if not found:
+        return "- | - | -"
+    return f"{fmt(min(found))} | {fmt(statistics.median(found))} | {fmt(max(found))}"
 
 
 def env_list(name, default):
@@ -52,30 +70,36 @@ def main():
     budget = os.environ.get("BUDGET", "60")
     seeds = int(os.environ.get("SEEDS", "10"))
     work = tempfile.mkdtemp(prefix="bnsl_ktree_")
-    print(f"| data | n | W | ktree min | ktree median | ktree max | MILP incumbent | MILP bound |")
-    print("|---|---|---|---|---|---|---|---|")
+    versions = env_list("VERSIONS", "1,2")
+    head = "".join(f" V{v} min | V{v} median | V{v} max |" for v in versions)
+    print(f"| data | n | W |{head} MILP incumbent | MILP bound |")
+    print("|---|---|---|" + "---|" * (3 * len(versions)) + "---|---|")
     for name in env_list("DATA", DEFAULT):
-        scores = os.path.join(work, f"{name}.jkl")
-        subprocess.run([binary, "score", os.path.join(SHARED, f"{name}.csv"), "--score", "bdeu",
+        label = os.path.basename(name).split(".")[0]
+        scores = os.path.join(work, f"{label}.jkl")
+        subprocess.run([binary, "score", data_path(name), "--score", "bdeu",
                         "--ess", "1", "--max-parents", "3", "-o", scores],
                        check=True, capture_output=True)
         n = int(open(scores).readline())
         for w in [int(x) for x in env_list("WIDTHS", "4,10")]:
-            found = []
-            for seed in range(1, seeds + 1):
-                r = run(binary, scores, w, ["--method", "ktree", "--time-limit", budget,
-                                            "--seed", str(seed)])
-                if r and r.get("score") is not None and r["status"] != "UNVERIFIED":
-                    found.append(r["score"])
+            cells = []
+            for v in versions:
+                if v == "1" and w > VERSION_1_MAX_WIDTH:
+                    cells.append("n/a | n/a | n/a")
+                    continue
+                found = []
+                for seed in range(1, seeds + 1):
+                    r = run(binary, scores, w, ["--method", "ktree", "--ktree-version", v,
+                                                "--time-limit", budget, "--seed", str(seed)])
+                    if r and r.get("score") is not None and r["status"] != "UNVERIFIED":
+                        found.append(r["score"])
+                cells.append(summary(found))
             milp = run(binary, scores, w, ["--method", "ilp", "--time-limit", budget])
             fmt = lambda x: "-" if x is None else f"{x:.2f}"
             inc = milp.get("score") if milp and milp["status"] != "UNVERIFIED" else None
             bound = milp.get("bound") if milp else None
-            if found:
-                row = f"{fmt(min(found))} | {fmt(statistics.median(found))} | {fmt(max(found))}"
-            else:
-                row = "- | - | -"
-            print(f"| {name} | {n} | {w} | {row} | {fmt(inc)} | {fmt(bound)} |", flush=True)
+            print(f"| {label} | {n} | {w} | {' | '.join(cells)} | {fmt(inc)} | {fmt(bound)} |",
+                  flush=True)
 
 
 if __name__ == "__main__":

@@ -1,15 +1,19 @@
 //! `bnsl export`: write the exact program of a score file as an LP or MPS model, so that
-//! any MILP solver (Gurobi, CPLEX, …) can be run on the very model bnsl solves (SPEC C11).
+//! any MILP solver (Gurobi, CPLEX, …) can be run on the very model bnsl solves (SPEC C11),
+//! or as a WCNF MaxSAT formula for any MaxSAT solver (SPEC C7; `bnsl decode` reads the
+//! solver's answer back).
 
 use super::learn::structural_constraints;
 use anyhow::{bail, Context};
 use bnsl::fio::read_scores;
 use bnsl::ilp::Formulation;
 use bnsl_formulations::bounded_treewidth::{treewidth_model, TreewidthForm};
+use bnsl_formulations::maxsat::bnsl::encode_bnsl;
+use bnsl_formulations::maxsat::wcnf_format::{write_wcnf, WcnfFormat};
 use bnsl_formulations::milp::lp_format::write_lp;
 use bnsl_formulations::milp::mps_format::{write_mps_with, MaxObjective};
 use bnsl_formulations::ordering::ordering_model;
-use bnsl_formulations::{FamilyIlp, MilpModel};
+use bnsl_formulations::{FamilyIlp, MilpModel, ScoreTable};
 use bnsl_solvers::ilp::cut_loop::{root_cuts, RootCuts};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::milp::Limits;
@@ -35,7 +39,8 @@ pub(crate) struct Args {
     /// default) or paper (formulation (6) as written).
     #[arg(long, value_enum, value_name = "FORM", requires = "treewidth")]
     pub treewidth_form: Option<super::learn::TreewidthFormArg>,
-    /// File format [default: from the extension of --output, .lp or .mps].
+    /// File format [default: from the extension of --output: .lp, .mps or .wcnf (the
+    /// 2022 MaxSAT Evaluation format; wcnf-old is the `p wcnf` one)].
     #[arg(long, value_enum)]
     pub format: Option<ModelFormat>,
     /// Output file, `-` for standard output (then --format is needed).
@@ -72,6 +77,10 @@ pub(crate) enum ModelFormat {
     Lp,
     /// Free MPS format.
     Mps,
+    /// WCNF, 2022 MaxSAT Evaluation format (`h` hard clauses).
+    Wcnf,
+    /// WCNF with the `p wcnf` header and a top weight.
+    WcnfOld,
 }
 
 impl ModelFormat {
@@ -80,6 +89,7 @@ impl ModelFormat {
         match ext.as_str() {
             "lp" => Some(ModelFormat::Lp),
             "mps" => Some(ModelFormat::Mps),
+            "wcnf" => Some(ModelFormat::Wcnf),
             _ => None,
         }
     }
@@ -100,7 +110,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let format = match args.format.or_else(|| ModelFormat::from_path(&args.output)) {
         Some(f) => f,
         None => bail!(
-            "cannot tell the model format of {}: name it .lp or .mps, or give --format",
+            "cannot tell the model format of {}: name it .lp, .mps or .wcnf, or give --format",
             args.output.display()
         ),
     };
@@ -117,9 +127,16 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         .restrict(&file.table)
         .with_context(|| format!("{}: the constraints leave no network", args.input.display()))?;
     let (table, _) = restricted.without_dominated();
+    if let Some(wcnf) = format.wcnf() {
+        return export_wcnf(&args, &table, wcnf);
+    }
     let ilp = FamilyIlp::new(&table);
     let (model, note) = build(&ilp, &args)?;
-    write_model(&args.output, &model, format, args.negate_objective)?;
+    let mps = (format == ModelFormat::Mps).then_some(match args.negate_objective {
+        true => MaxObjective::Negated,
+        false => MaxObjective::Objsense,
+    });
+    write_model(&args.output, &model, mps)?;
     let program = match args.treewidth {
         Some(w) => format!("bounded-treewidth (W = {w})"),
         None => args.formulation.as_str().to_string(),
@@ -130,6 +147,45 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         table.n(),
         model.num_vars(),
         model.num_rows(),
+        args.output.display()
+    );
+    Ok(())
+}
+
+impl ModelFormat {
+    /// The WCNF layout of a WCNF format.
+    fn wcnf(self) -> Option<WcnfFormat> {
+        match self {
+            ModelFormat::Wcnf => Some(WcnfFormat::Current),
+            ModelFormat::WcnfOld => Some(WcnfFormat::Old),
+            ModelFormat::Lp | ModelFormat::Mps => None,
+        }
+    }
+}
+
+/// Writes the MaxSAT encoding of `table` (`bnsl_formulations::maxsat::bnsl`), with the
+/// comment block that maps its variables back to families.
+fn export_wcnf(args: &Args, table: &ScoreTable, format: WcnfFormat) -> anyhow::Result<()> {
+    if args.treewidth.is_some() {
+        bail!("--treewidth with a WCNF model: the bounded-treewidth MaxSAT encoding is not built yet (--format lp or mps writes the bounded-treewidth MILP)");
+    }
+    if args.formulation != Formulation::Family || args.root_cuts {
+        bail!("--formulation and --root-cuts shape the MILP: a WCNF model is the MaxSAT encoding");
+    }
+    let encoding = encode_bnsl(table);
+    let context = || format!("cannot write {}", args.output.display());
+    let mut out = open_output(&args.output)?;
+    write_wcnf(&encoding.wcnf, &encoding.comments(table), format, &mut out)
+        .with_context(context)?;
+    out.flush().with_context(context)?;
+    eprintln!(
+        "{}: {} variables, MaxSAT encoding of {} Boolean variables, {} hard and {} soft clauses (weights to 10^-{}); wrote {}",
+        args.input.display(),
+        table.n(),
+        encoding.wcnf.num_vars,
+        encoding.wcnf.hard.len(),
+        encoding.wcnf.soft.len(),
+        encoding.digits,
         args.output.display()
     );
     Ok(())
@@ -179,28 +235,25 @@ fn with_cuts_of(mut program: MilpModel, root: &RootCuts) -> anyhow::Result<MilpM
     Ok(program)
 }
 
-fn write_model(
-    output: &Path,
-    model: &MilpModel,
-    format: ModelFormat,
-    negate: bool,
-) -> anyhow::Result<()> {
+/// Writes `model` in LP format, or in MPS format when `mps` says how to write its
+/// maximisation.
+fn write_model(output: &Path, model: &MilpModel, mps: Option<MaxObjective>) -> anyhow::Result<()> {
     let context = || format!("cannot write {}", output.display());
-    let mut out: Box<dyn Write> = if output.as_os_str() == "-" {
-        Box::new(std::io::BufWriter::new(std::io::stdout().lock()))
-    } else {
-        let file = std::fs::File::create(output)
-            .with_context(|| format!("cannot create {}", output.display()))?;
-        Box::new(std::io::BufWriter::new(file))
-    };
-    let max = match negate {
-        true => MaxObjective::Negated,
-        false => MaxObjective::Objsense,
-    };
-    match format {
-        ModelFormat::Lp => write_lp(model, &mut out),
-        ModelFormat::Mps => write_mps_with(model, max, &mut out),
+    let mut out = open_output(output)?;
+    match mps {
+        None => write_lp(model, &mut out),
+        Some(max) => write_mps_with(model, max, &mut out),
     }
     .with_context(context)?;
     out.flush().with_context(context)
+}
+
+/// A buffered writer to `output`, or to standard output for `-`.
+fn open_output(output: &Path) -> anyhow::Result<Box<dyn Write>> {
+    if output.as_os_str() == "-" {
+        return Ok(Box::new(std::io::BufWriter::new(std::io::stdout().lock())));
+    }
+    let file = std::fs::File::create(output)
+        .with_context(|| format!("cannot create {}", output.display()))?;
+    Ok(Box::new(std::io::BufWriter::new(file)))
 }

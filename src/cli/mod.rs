@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 mod collect;
 mod convert;
+mod decode;
 mod export;
 mod learn;
 mod mb;
@@ -36,8 +37,11 @@ pub(crate) enum Command {
     Verify(verify::Args),
     /// Convert a score file between formats (jkl variants, URLearning .pss) to GOBNILP jkl.
     Convert(convert::Args),
-    /// Write the exact program of a score file as an LP or MPS model for other solvers.
+    /// Write the exact program of a score file as an LP or MPS model, or a WCNF MaxSAT
+    /// formula, for other solvers.
     Export(export::Args),
+    /// Read a MaxSAT solver's answer to a WCNF model of `export` back into a checked DAG.
+    Decode(decode::Args),
     /// Draw samples from a BIF network by forward sampling.
     Sample(sample::Args),
     /// Markov blankets by BAMB, IAMB or HITON-MB with G² independence tests.
@@ -58,6 +62,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Export(a) => export::run(a),
+        Command::Decode(a) => decode::run(a),
         Command::Sample(a) => sample::run(a),
         Command::Mb(a) => mb::run(a),
         Command::Treewidth(a) => treewidth::run(a),

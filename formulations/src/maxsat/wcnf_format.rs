@@ -1,0 +1,292 @@
+//! WCNF files and MaxSAT solvers' answers.
+//!
+//! - The 2022 MaxSAT Evaluation format ([`WcnfFormat::Current`]): comment lines `c …`,
+//!   hard clauses `h l1 l2 … 0`, soft clauses `w l1 … 0` with their weight `w`.
+//! - The older format ([`WcnfFormat::Old`]): a header `p wcnf VARS CLAUSES TOP`, hard
+//!   clauses with the weight `TOP` (one more than all soft weights together).
+//!
+//! bnsl writes, in comment lines, the meaning of the family variables, so that an answer
+//! can be read back into a network without the score file:
+//! `c bnsl node INDEX NAME` for each node and `c bnsl family VAR NODE SCORE PARENTS…`
+//! for each candidate (score in full precision, parents by index).
+//!
+//! A solver's answer is its `v` lines: either signed literals (`v 1 -2 3 …`, the older
+//! convention) or one string of `0`/`1` per variable in order (`v 0110…`, the 2022
+//! format).
+
+use super::bnsl::BnslEncoding;
+use super::{Lit, Wcnf};
+use crate::{Dag, ScoreTable, VarSet};
+use std::io::{self, Write};
+
+/// The two WCNF layouts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WcnfFormat {
+    /// The 2022 MaxSAT Evaluation format (`h` for hard clauses).
+    Current,
+    /// The `p wcnf` format with a top weight.
+    Old,
+}
+
+/// Writes `wcnf` with `comments` (each written after `c `) in `format`.
+pub fn write_wcnf(
+    wcnf: &Wcnf,
+    comments: &[String],
+    format: WcnfFormat,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    for line in comments {
+        writeln!(out, "c {line}")?;
+    }
+    let top = wcnf.total_weight().saturating_add(1);
+    let hard_mark = match format {
+        WcnfFormat::Current => "h".to_string(),
+        WcnfFormat::Old => {
+            let clauses = wcnf.hard.len() + wcnf.soft.len();
+            writeln!(out, "p wcnf {} {clauses} {top}", wcnf.num_vars)?;
+            top.to_string()
+        }
+    };
+    for clause in &wcnf.hard {
+        write_clause(out, &hard_mark, clause)?;
+    }
+    for (weight, clause) in &wcnf.soft {
+        write_clause(out, &weight.to_string(), clause)?;
+    }
+    Ok(())
+}
+
+fn write_clause(out: &mut impl Write, mark: &str, clause: &[Lit]) -> io::Result<()> {
+    write!(out, "{mark}")?;
+    for l in clause {
+        write!(out, " {l}")?;
+    }
+    writeln!(out, " 0")
+}
+
+impl BnslEncoding {
+    /// The comment block of the encoding of `table`: what it is, the weights' scale and
+    /// offset, and the meaning of every family variable.
+    pub fn comments(&self, table: &ScoreTable) -> Vec<String> {
+        let mut lines = vec![
+            format!(
+                "bnsl MaxSAT encoding of structure learning: {} nodes, {} candidate parent sets",
+                table.n(),
+                table.total_candidates()
+            ),
+            format!(
+                "bnsl weights: (best score of the node - score) * 10^{}, rounded; a network scores about {:?} - cost * 10^-{}",
+                self.digits, self.offset, self.digits
+            ),
+        ];
+        for (v, name) in table.names().iter().enumerate() {
+            lines.push(format!("bnsl node {v} {name}"));
+        }
+        for (v, vars) in self.family_vars.iter().enumerate() {
+            for (x, c) in vars.iter().zip(table.candidates(v)) {
+                let mut line = format!("bnsl family {x} {v} {:?}", c.score);
+                for u in c.parents.iter() {
+                    line.push_str(&format!(" {u}"));
+                }
+                lines.push(line);
+            }
+        }
+        lines
+    }
+}
+
+/// The meaning of the family variables of a WCNF file written by bnsl.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyMap {
+    /// Node names by index.
+    pub names: Vec<String>,
+    /// Every candidate parent set.
+    pub families: Vec<MappedFamily>,
+}
+
+/// One candidate parent set of a [`FamilyMap`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MappedFamily {
+    /// Its variable.
+    pub var: Lit,
+    /// The child, by index.
+    pub node: usize,
+    /// Its local score.
+    pub score: f64,
+    /// The parents, by index.
+    pub parents: Vec<usize>,
+}
+
+/// Reads the family map from the comment lines of a WCNF file; an error names the line
+/// and the cause.
+pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
+    let mut names: Vec<Option<String>> = Vec::new();
+    let mut families = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let bad = |why: &str| format!("line {}: {why}: {line}", i + 1);
+        let Some(rest) = line.strip_prefix("c bnsl ") else {
+            continue;
+        };
+        let mut words = rest.split_whitespace();
+        match words.next() {
+            Some("node") => {
+                let index: usize = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad("a node line needs an index"))?;
+                let name = words
+                    .next()
+                    .ok_or_else(|| bad("a node line needs a name"))?;
+                if names.len() <= index {
+                    names.resize(index + 1, None);
+                }
+                names[index] = Some(name.to_string());
+            }
+            Some("family") => {
+                let var: Lit = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .filter(|&v: &Lit| v > 0)
+                    .ok_or_else(|| bad("a family line needs a positive variable"))?;
+                let node: usize = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| bad("a family line needs a node index"))?;
+                let score: f64 = words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .filter(|s: &f64| s.is_finite())
+                    .ok_or_else(|| bad("a family line needs a finite score"))?;
+                let parents = words
+                    .map(|w| {
+                        w.parse::<usize>()
+                            .map_err(|_| bad("a parent is not an index"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                families.push(MappedFamily {
+                    var,
+                    node,
+                    score,
+                    parents,
+                });
+            }
+            _ => {}
+        }
+    }
+    let names = names
+        .into_iter()
+        .enumerate()
+        .map(|(v, name)| name.ok_or_else(|| format!("no `c bnsl node {v} NAME` line")))
+        .collect::<Result<Vec<_>, _>>()?;
+    if names.is_empty() {
+        return Err("no `c bnsl node` lines: not a model written by bnsl export".into());
+    }
+    let n = names.len();
+    if let Some(f) = families
+        .iter()
+        .find(|f| f.node >= n || f.parents.iter().any(|&u| u >= n || u == f.node))
+    {
+        return Err(format!(
+            "family variable {} names a node that does not exist or itself",
+            f.var
+        ));
+    }
+    Ok(FamilyMap { names, families })
+}
+
+impl FamilyMap {
+    /// The network of an assignment (`value[v]` for variable `v`): each node's one true
+    /// family, checked for cycles, and its score summed in node order.
+    pub fn decode(&self, value: &[bool]) -> Result<(Dag, f64), String> {
+        let n = self.names.len();
+        let mut chosen: Vec<Option<&MappedFamily>> = vec![None; n];
+        for f in &self.families {
+            let set = value.get(f.var as usize).copied().unwrap_or(false);
+            if set {
+                if chosen[f.node].is_some() {
+                    return Err(format!(
+                        "node {} takes more than one parent set",
+                        self.names[f.node]
+                    ));
+                }
+                chosen[f.node] = Some(f);
+            }
+        }
+        let mut parents = Vec::with_capacity(n);
+        let mut score = 0.0;
+        for (v, f) in chosen.iter().enumerate() {
+            let f = f.ok_or_else(|| format!("node {} takes no parent set", self.names[v]))?;
+            parents.push(VarSet::from_members(n, f.parents.iter().copied()));
+            score += f.score;
+        }
+        let dag = Dag::from_parents(parents);
+        if !dag.is_acyclic() {
+            return Err("the chosen parent sets make a directed cycle".into());
+        }
+        Ok((dag, score))
+    }
+}
+
+/// Reads the values of variables `1..=num_vars` from a solver's `v` lines (signed
+/// literals, or one 0/1 string); variables not mentioned are false. Index 0 is unused.
+pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
+    let mut value = vec![false; num_vars + 1];
+    let mut seen = false;
+    for (i, line) in text.lines().enumerate() {
+        let Some(rest) = line.strip_prefix('v') else {
+            continue;
+        };
+        seen = true;
+        let tokens: Vec<&str> = rest.split_whitespace().collect();
+        let bits = tokens.len() == 1
+            && tokens[0].len() > 1
+            && tokens[0].bytes().all(|b| b == b'0' || b == b'1');
+        if bits {
+            for (j, b) in tokens[0].bytes().enumerate().take(num_vars) {
+                value[j + 1] = b == b'1';
+            }
+            continue;
+        }
+        for t in tokens {
+            let l: i64 = t
+                .parse()
+                .map_err(|_| format!("line {}: `{t}` is not a literal", i + 1))?;
+            let var = l.unsigned_abs() as usize;
+            if var > num_vars {
+                return Err(format!(
+                    "line {}: variable {var} is beyond the {num_vars} of the formula",
+                    i + 1
+                ));
+            }
+            if var > 0 {
+                value[var] = l > 0;
+            }
+        }
+    }
+    if !seen {
+        return Err("no `v` line: not a MaxSAT solver's answer".into());
+    }
+    Ok(value)
+}
+
+/// The number of variables of a WCNF text: from its `p wcnf` header, or the largest
+/// variable in its clauses.
+pub fn count_vars(text: &str) -> usize {
+    let mut most = 0usize;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("p wcnf ") {
+            if let Some(v) = rest.split_whitespace().next().and_then(|w| w.parse().ok()) {
+                return v;
+            }
+        }
+        if line.starts_with('c') || line.is_empty() {
+            continue;
+        }
+        for t in line.split_whitespace().skip(1) {
+            if let Ok(l) = t.parse::<i64>() {
+                most = most.max(l.unsigned_abs() as usize);
+            }
+        }
+    }
+    most
+}

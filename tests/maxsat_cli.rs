@@ -1,0 +1,161 @@
+//! The MaxSAT encoding from the command line: `bnsl export --format wcnf|wcnf-old` and
+//! `bnsl decode` of a solver's answer, in both `v` conventions, with the inputs refused.
+
+mod common;
+
+use common::{bnsl, fails_with, run_json, shipped_scores};
+use std::collections::HashMap;
+
+/// The family variables of a WCNF file: (node name, sorted parent names) → variable.
+fn family_vars(text: &str) -> HashMap<(String, Vec<String>), u32> {
+    let mut names = HashMap::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("c bnsl node ") {
+            let mut w = rest.split_whitespace();
+            let index: usize = w.next().unwrap().parse().unwrap();
+            names.insert(index, w.next().unwrap().to_string());
+        }
+    }
+    let mut vars = HashMap::new();
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("c bnsl family ") {
+            let w: Vec<&str> = rest.split_whitespace().collect();
+            let node = names[&w[1].parse::<usize>().unwrap()].clone();
+            let mut parents: Vec<String> = w[3..]
+                .iter()
+                .map(|p| names[&p.parse::<usize>().unwrap()].clone())
+                .collect();
+            parents.sort();
+            vars.insert((node, parents), w[0].parse().unwrap());
+        }
+    }
+    vars
+}
+
+/// The variables of `answer`'s families (a `learn --json` object).
+fn chosen(vars: &HashMap<(String, Vec<String>), u32>, answer: &serde_json::Value) -> Vec<u32> {
+    answer["parents"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(node, ps)| {
+            let mut parents: Vec<String> = ps
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p.as_str().unwrap().to_string())
+                .collect();
+            parents.sort();
+            vars[&(node.clone(), parents)]
+        })
+        .collect()
+}
+
+/// The DP's optimum, written as a solver's answer in either convention, decodes to the
+/// same network and score from either file layout; `--scores` checks it against the
+/// score file.
+#[test]
+fn an_answer_decodes_to_its_network() {
+    let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let optimum = run_json(&["learn", &scores, "--method", "dp", "--json"]);
+    for format in ["wcnf", "wcnf-old"] {
+        let model = dir.path().join(format!("child.{format}"));
+        let model_s = model.to_string_lossy().into_owned();
+        let out = bnsl(&["export", &scores, "--format", format, "-o", &model_s]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&model).unwrap();
+        let header = text.lines().find(|l| !l.starts_with('c')).unwrap();
+        assert_eq!(
+            header.starts_with("p wcnf "),
+            format == "wcnf-old",
+            "{header}"
+        );
+        let vars = family_vars(&text);
+        let set = chosen(&vars, &optimum);
+        let most = *vars.values().max().unwrap() as usize;
+        let literals: Vec<String> = set.iter().map(|v| v.to_string()).collect();
+        let bits: String = (1..=most)
+            .map(|v| if set.contains(&(v as u32)) { '1' } else { '0' })
+            .collect();
+        for (i, answer) in [
+            format!("v {}\n", literals.join(" ")),
+            format!("s OPTIMUM FOUND\nv {bits}\n"),
+        ]
+        .iter()
+        .enumerate()
+        {
+            let solution = dir.path().join(format!("{format}_{i}.sol"));
+            std::fs::write(&solution, answer).unwrap();
+            let solution = solution.to_string_lossy().into_owned();
+            for with_scores in [false, true] {
+                let mut args = vec!["decode", &model_s, &solution, "--json"];
+                if with_scores {
+                    args.extend(["--scores", &scores]);
+                }
+                let r = run_json(&args);
+                assert_eq!(r["parents"], optimum["parents"], "{format} {i}");
+                let (a, b) = (
+                    r["score"].as_f64().unwrap(),
+                    optimum["score"].as_f64().unwrap(),
+                );
+                assert!((a - b).abs() < 1e-6, "{format} {i}: {a} vs {b}");
+            }
+        }
+    }
+}
+
+/// Answers that are no network, files that are no bnsl model, and options that do not
+/// apply to WCNF are refused with their cause.
+#[test]
+fn bad_answers_and_options_are_refused() {
+    let scores = shipped_scores("asia_10000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let model = dir.path().join("asia.wcnf");
+    let model_s = model.to_string_lossy().into_owned();
+    assert!(bnsl(&["export", &scores, "-o", &model_s]).status.success());
+    let vars = family_vars(&std::fs::read_to_string(&model).unwrap());
+    let mut by_node: HashMap<String, Vec<u32>> = HashMap::new();
+    for ((node, _), &v) in &vars {
+        by_node.entry(node.clone()).or_default().push(v);
+    }
+    let (node, mut several) = by_node
+        .into_iter()
+        .filter(|(_, vs)| vs.len() > 1)
+        .min()
+        .expect("a node with two candidates");
+    several.sort();
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let two = write("two.sol", format!("v {} {}\n", several[0], several[1]));
+    let why = format!("{node} takes more than one parent set");
+    fails_with(&["decode", &model_s, &two], &["two.sol", &why]);
+    let none = write("none.sol", "s UNKNOWN\n".into());
+    fails_with(&["decode", &model_s, &none], &["none.sol", "no `v` line"]);
+    let not_bnsl = write("plain.wcnf", "h 1 2 0\n3 -1 0\n".into());
+    fails_with(
+        &["decode", &not_bnsl, &two],
+        &["plain.wcnf", "not a model written by bnsl"],
+    );
+    fails_with(
+        &["export", &scores, "--treewidth", "2", "-o", &model_s],
+        &["bounded-treewidth MaxSAT encoding is not built yet"],
+    );
+    fails_with(
+        &["export", &scores, "--root-cuts", "-o", &model_s],
+        &["a WCNF model is the MaxSAT encoding"],
+    );
+    let other = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let free = write("free.sol", format!("v {}\n", several[0]));
+    fails_with(
+        &["decode", &model_s, &free, "--scores", &other],
+        &["not those of"],
+    );
+}
