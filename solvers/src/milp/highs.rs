@@ -341,15 +341,12 @@ fn c_string(text: &str) -> Result<CString, SolverError> {
     CString::new(text).map_err(|_| error(format!("`{text}` contains a NUL byte")))
 }
 
-/// Solves `model`. When HiGHS ends in an error status, declares the model infeasible
-/// after presolve, or declares a start optimal, the solve is run again without presolve,
-/// whose answer stands: on small family programs with an objective row and no-good rows,
-/// HiGHS's postsolve can turn an optimal solution of the presolved program into one that
-/// violates a row of the original (reported as a solve error), and its presolve can
-/// declare a feasible program infeasible (the collection's proptests against the
-/// enumeration cover both); on a small bounded-treewidth program it declared a feasible
-/// start optimal with a better solution at hand
-/// (`ilp::treewidth_tests::a_start_is_not_taken_for_the_optimum`).
+/// Solves `model`. When HiGHS ends in an error status or declares the model infeasible
+/// after presolve, the solve is run again without presolve, whose answer stands: on
+/// small family programs with an objective row and no-good rows, HiGHS's postsolve can
+/// turn an optimal solution of the presolved program into one that violates a row of
+/// the original (reported as a solve error), and its presolve can declare a feasible
+/// program infeasible (the collection's proptests against the enumeration cover both).
 fn run(
     model: &MilpModel,
     limits: &Limits,
@@ -368,7 +365,7 @@ fn run(
         .is_some_and(|(_, value)| *value == HighsOption::Text("off".into()));
     let first = run_once(model, limits, start, watch, options);
     let doubtful = match &first {
-        Ok(outcome) => outcome.status == Status::Infeasible || start_kept(model, start, outcome),
+        Ok(outcome) => outcome.status == Status::Infeasible,
         Err(_) => true,
     };
     if !doubtful || presolve_off || limits.stop.is_stopped() {
@@ -377,17 +374,6 @@ fn run(
     let mut without = options.to_vec();
     without.push(("presolve".into(), HighsOption::Text("off".into())));
     run_once(model, limits, start, watch, &without)
-}
-
-/// Whether `outcome` is the start, declared optimal.
-fn start_kept(model: &MilpModel, start: Option<&[f64]>, outcome: &MilpOutcome) -> bool {
-    match (start, outcome.status, outcome.objective) {
-        (Some(start), Status::Optimal, Some(objective)) => {
-            let value = model.objective_value(start);
-            (objective - value).abs() <= 1e-9 * value.abs().max(1.0)
-        }
-        _ => false,
-    }
 }
 
 /// One HiGHS solve of `model` with `options`.
