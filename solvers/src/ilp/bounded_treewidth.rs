@@ -137,8 +137,9 @@ pub fn solve_bounded_treewidth(
         Some((dag, values, order))
     });
     let start_order = start.as_ref().map(|(_, _, order)| order.clone());
+    let tuned = backend.for_bounded_treewidth();
     let answer = solve_static(
-        backend,
+        tuned.as_deref().unwrap_or(backend),
         ilp,
         &program.model,
         start.map(|(dag, values, _)| (dag, values)),

@@ -30,33 +30,13 @@ pub(crate) fn solve_static(
 ) -> Result<StaticAnswer, SolverError> {
     let began = Instant::now();
     let (start_dag, start_values) = start.unzip();
-    let solve = |start: Option<&[f64]>, limits: &Limits| match (
-        backend.watched(),
-        backend.warm_start(),
-        start,
-    ) {
-        (Some(watched), _, start) => solve_watched(watched, model, limits, start, progress),
-        (None, Some(warm), Some(start)) => warm.solve_from(model, limits, start),
-        _ => backend.solve(model, limits),
-    };
-    let mut outcome = solve(start_values.as_deref(), &options.limits)?;
-    // HiGHS's presolve once declared a feasible start of a small bounded-treewidth
-    // program optimal with a better DAG at hand
-    // (`treewidth_tests::a_start_is_not_taken_for_the_optimum`): a start declared
-    // optimal is confirmed by a solve without it.
-    if start_kept(model, start_values.as_deref(), &outcome) && !options.limits.stop.is_stopped() {
-        let limits = Limits {
-            time_limit: options
-                .limits
-                .time_limit
-                .map(|t| (t - began.elapsed().as_secs_f64()).max(0.0)),
-            ..options.limits.clone()
-        };
-        let again = solve(None, &limits)?;
-        if again.status == Status::Optimal {
-            outcome = again;
+    let outcome = match (backend.watched(), backend.warm_start(), start_values) {
+        (Some(watched), _, start) => {
+            solve_watched(watched, model, &options.limits, start.as_deref(), progress)?
         }
-    }
+        (None, Some(warm), Some(start)) => warm.solve_from(model, &options.limits, &start)?,
+        _ => backend.solve(model, &options.limits)?,
+    };
     let infeasible = outcome.status == Status::Infeasible;
     let found = outcome
         .values
@@ -123,17 +103,6 @@ fn solve_watched(
             })
         },
     )
-}
-
-/// Whether `outcome` declares the start optimal.
-fn start_kept(model: &MilpModel, start: Option<&[f64]>, outcome: &MilpOutcome) -> bool {
-    match (start, outcome.status, outcome.objective) {
-        (Some(start), Status::Optimal, Some(objective)) => {
-            let value = model.objective_value(start);
-            (objective - value).abs() <= 1e-9 * value.abs().max(1.0)
-        }
-        _ => false,
-    }
 }
 
 /// `dag` with its score, if it is a DAG of the table's candidates.

@@ -55,6 +55,23 @@ fn choose(
     }
 }
 
+/// A table over `x0, x1, …` from each node's (parents, score) list.
+fn table_of(rows: &[&[(&[usize], f64)]]) -> ScoreTable {
+    let n = rows.len();
+    let candidates = rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|&(parents, score)| bnsl_formulations::Candidate {
+                    parents: VarSet::from_members(n, parents.iter().copied()),
+                    score,
+                })
+                .collect()
+        })
+        .collect();
+    ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
+}
+
 fn small_tables() -> impl Strategy<Value = ScoreTable> {
     random_tables(TableShape {
         nodes: 3..=6,
@@ -103,21 +120,13 @@ proptest! {
 #[test]
 fn a_start_within_the_bound_is_kept_and_one_beyond_is_not_used() {
     let n = 4;
-    let c = |ps: &[usize], score: f64| bnsl_formulations::Candidate {
-        parents: VarSet::from_members(n, ps.iter().copied()),
-        score,
-    };
     // Node 3's best family {0, 1, 2} makes the moral graph a 4-clique (width 3).
-    let table = ScoreTable::new(
-        (0..n).map(|i| format!("x{i}")).collect(),
-        vec![
-            vec![c(&[], -10.0)],
-            vec![c(&[], -10.0), c(&[0], -5.0)],
-            vec![c(&[], -10.0), c(&[1], -5.0)],
-            vec![c(&[], -10.0), c(&[0, 1, 2], -1.0), c(&[2], -6.0)],
-        ],
-    )
-    .unwrap();
+    let table = table_of(&[
+        &[(&[], -10.0)],
+        &[(&[], -10.0), (&[0], -5.0)],
+        &[(&[], -10.0), (&[1], -5.0)],
+        &[(&[], -10.0), (&[0, 1, 2], -1.0), (&[2], -6.0)],
+    ]);
     let ilp = FamilyIlp::new(&table);
     let mut wide = Dag::empty(n);
     wide.set_parents(1, VarSet::from_members(n, [0]));
@@ -177,45 +186,61 @@ fn the_unbounded_bound_stands_when_the_milp_has_none() {
     assert_eq!(closed.ilp.status, Status::Optimal);
 }
 
-/// A feasible start of the paper's form that is not optimal is not returned as the
-/// optimum on any back-end: HiGHS's presolve declares it optimal, and the static solve
-/// confirms such an answer by a solve without the start.
+/// Two small tables on which HiGHS's presolve declared a wrong optimum of the
+/// bounded-treewidth program (the empty DAG, with a better DAG at hand): every back-end
+/// proves the right one (HiGHS solves these programs without presolve).
 #[test]
-fn a_start_is_not_taken_for_the_optimum() {
-    let n = 5;
-    let c = |ps: &[usize], score: f64| bnsl_formulations::Candidate {
-        parents: VarSet::from_members(n, ps.iter().copied()),
-        score,
-    };
-    let table = ScoreTable::new(
-        (0..n).map(|i| format!("x{i}")).collect(),
-        vec![
-            vec![c(&[1], -0.5), c(&[], -500.0)],
-            vec![c(&[], -500.0)],
-            vec![c(&[], -500.0)],
-            vec![c(&[1, 2, 4], -35.25), c(&[0, 1, 4], -73.75), c(&[], -500.0)],
-            vec![c(&[], -500.0)],
-        ],
-    )
-    .unwrap();
-    let ilp = FamilyIlp::new(&table);
-    let settings = TreewidthMilp {
+fn highs_presolve_does_not_decide_bounded_treewidth_optima() {
+    let table = table_of(&[
+        &[(&[1], -0.5), (&[], -500.0)],
+        &[(&[], -500.0)],
+        &[(&[], -500.0)],
+        &[(&[1, 2, 4], -35.25), (&[0, 1, 4], -73.75), (&[], -500.0)],
+        &[(&[], -500.0)],
+    ]);
+    let paper = TreewidthMilp {
         width: 1,
         form: TreewidthForm::Paper,
         root_cuts: false,
         unbounded_first: false,
         branch_and_cut: false,
     };
-    for backend in backends() {
-        let out = solve_bounded_treewidth(
-            backend.as_ref(),
-            &ilp,
-            settings,
-            &IlpOptions::default(),
-            &|_| {},
-        )
-        .unwrap();
-        assert_eq!(out.ilp.status, Status::Optimal, "{}", backend.name());
-        assert_eq!(out.ilp.score, Some(-2000.5), "{}", backend.name());
+    let cut = table_of(&[
+        &[(&[2, 3, 5], -8.25), (&[1, 4, 5], -8.5), (&[], -500.0)],
+        &[(&[0, 2, 5], -86.0), (&[], -500.0)],
+        &[
+            (&[1, 3, 5], -1.75),
+            (&[0, 3, 4], -15.0),
+            (&[0, 1, 3], -35.75),
+            (&[], -500.0),
+        ],
+        &[(&[1, 2], -87.5), (&[], -500.0)],
+        &[(&[0, 2], -30.0), (&[5], -78.0), (&[], -500.0)],
+        &[
+            (&[0, 1, 2], -48.0),
+            (&[1, 2, 4], -91.25),
+            (&[0, 2], -96.25),
+            (&[1, 2], -98.0),
+            (&[], -500.0),
+        ],
+    ]);
+    for (table, settings, optimum) in [
+        (table, paper, -2000.5),
+        (cut, TreewidthMilp::new(1), -2578.0),
+    ] {
+        assert_eq!(brute_force(&table, 1), optimum);
+        let ilp = FamilyIlp::new(&table);
+        for backend in backends() {
+            let out = solve_bounded_treewidth(
+                backend.as_ref(),
+                &ilp,
+                settings,
+                &IlpOptions::default(),
+                &|_| {},
+            )
+            .unwrap();
+            assert_eq!(out.ilp.status, Status::Optimal, "{}", backend.name());
+            assert_eq!(out.ilp.score, Some(optimum), "{}", backend.name());
+        }
     }
 }

@@ -118,6 +118,13 @@ impl MilpBackend for HighsBackend {
         run(model, limits, None, None, &self.options)
     }
 
+    /// These options with presolve off (see the trait's documentation).
+    fn for_bounded_treewidth(&self) -> Option<Box<dyn MilpBackend>> {
+        let mut options = self.options.clone();
+        options.push(("presolve".into(), HighsOption::Text("off".into())));
+        Some(Box::new(HighsBackend::with_options(options)))
+    }
+
     fn warm_start(&self) -> Option<&dyn WarmStart> {
         Some(self)
     }

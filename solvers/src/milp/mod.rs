@@ -240,6 +240,14 @@ pub trait MilpBackend: Send + Sync {
     /// back-end of highest rank.
     fn sub_ip_rank(&self) -> u8;
 
+    /// The back-end set up for the bounded-treewidth MILP, when that needs settings of
+    /// its own; `None`: as it is. HiGHS turns its presolve off there: with it, HiGHS
+    /// declared wrong optima of small bounded-treewidth programs
+    /// (`ilp::treewidth_tests::highs_presolve_does_not_decide_bounded_treewidth_optima`).
+    fn for_bounded_treewidth(&self) -> Option<Box<dyn MilpBackend>> {
+        None
+    }
+
     /// The branch-and-cut engine of the family ILP on this back-end, when it has one
     /// (lazy constraints and cut callbacks inside one search); `None`: the family ILP
     /// runs in the cut loop around [`MilpBackend::solve`].
