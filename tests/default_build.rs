@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{run_json, shipped_scores, verify_within};
+use common::{dp_optimum_and_width, run_json, shipped_scores, verify_within};
 
 /// The family ILP on microlp proves the DP's optimum.
 #[test]
@@ -32,19 +32,8 @@ fn microlp_proves_the_unbounded_optimum() {
 fn microlp_proves_bounded_treewidth_optima() {
     let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
     let dir = tempfile::tempdir().unwrap();
-    let free = run_json(&["learn", &scores, "--method", "dp", "--json"]);
+    let (free, free_width) = dp_optimum_and_width(&scores, dir.path());
     let free_score = free["score"].as_f64().unwrap();
-    let free_file = dir.path().join("free.json");
-    std::fs::write(&free_file, free.to_string()).unwrap();
-    let free_width = run_json(&[
-        "treewidth",
-        &free_file.to_string_lossy(),
-        "--scores",
-        &scores,
-        "--json",
-    ])["treewidth"]
-        .as_u64()
-        .unwrap();
     for width in 1..=free_width {
         let w = width.to_string();
         let args = [

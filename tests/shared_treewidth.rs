@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{run_json, shared, verify_within};
+use common::{dp_optimum_and_width, run_json, shared, verify_within};
 
 #[test]
 fn the_bound_at_the_optimum_width_gives_the_optimum_and_one_below_stays_within() {
@@ -18,22 +18,11 @@ fn the_bound_at_the_optimum_width_gives_the_optimum_and_one_below_stays_within()
         ("jkl/minobs_anc_bdeu/sachs_1000_1.BDeu.jkl", -7664.048191),
     ] {
         let scores = shared().join(file).to_string_lossy().into_owned();
-        let free = run_json(&["learn", &scores, "--method", "dp", "--json"]);
+        let (free, width) = dp_optimum_and_width(&scores, dir.path());
         assert!(
             (free["score"].as_f64().unwrap() - optimum).abs() < 1e-6,
             "{file}"
         );
-        let free_file = dir.path().join("free.json");
-        std::fs::write(&free_file, free.to_string()).unwrap();
-        let width = run_json(&[
-            "treewidth",
-            &free_file.to_string_lossy(),
-            "--scores",
-            &scores,
-            "--json",
-        ])["treewidth"]
-            .as_u64()
-            .unwrap();
         let at = width.to_string();
         let r = run_json(&["learn", &scores, "--treewidth", &at, "--json"]);
         assert_eq!(r["status"], "optimal", "{file}");

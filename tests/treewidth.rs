@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{fails_with, repo, run_json, shipped_scores, verify_within};
+use common::{dp_optimum_and_width, fails_with, repo, run_json, shipped_scores, verify_within};
 
 fn network(name: &str) -> String {
     repo()
@@ -106,19 +106,8 @@ fn verify_checks_width_and_decompositions() {
 fn every_back_end_learns_the_same_bounded_optimum() {
     let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
     let dir = tempfile::tempdir().unwrap();
-    let free = run_json(&["learn", &scores, "--method", "dp", "--json"]);
+    let (free, free_width) = dp_optimum_and_width(&scores, dir.path());
     let free_score = free["score"].as_f64().unwrap();
-    let free_dag = dir.path().join("free.json");
-    std::fs::write(&free_dag, free.to_string()).unwrap();
-    let free_width = run_json(&[
-        "treewidth",
-        &free_dag.to_string_lossy(),
-        "--scores",
-        &scores,
-        "--json",
-    ])["treewidth"]
-        .as_u64()
-        .unwrap();
     assert!(free_width >= 2, "child's optimum has width {free_width}");
     let narrow = (free_width - 1).to_string();
     let mut scores_seen = Vec::new();

@@ -209,6 +209,27 @@ pub(crate) fn verify_within(
     );
 }
 
+/// The DP's optimum of the score file `scores` (its `learn --json` object) and the
+/// treewidth of that DAG, as `bnsl treewidth` finds it (through a file in `dir`).
+pub(crate) fn dp_optimum_and_width(
+    scores: &str,
+    dir: &std::path::Path,
+) -> (serde_json::Value, u64) {
+    let free = run_json(&["learn", scores, "--method", "dp", "--json"]);
+    let file = dir.join("free.json");
+    std::fs::write(&file, free.to_string()).unwrap();
+    let width = run_json(&[
+        "treewidth",
+        &file.to_string_lossy(),
+        "--scores",
+        scores,
+        "--json",
+    ])["treewidth"]
+        .as_u64()
+        .unwrap();
+    (free, width)
+}
+
 /// Runs `bnsl` with `args`, expects failure with every `needles` in stderr, and no
 /// panic; returns stderr for further checks.
 pub(crate) fn fails_with(args: &[&str], needles: &[&str]) -> String {
