@@ -165,7 +165,10 @@ fn root_cuts_join_the_ordering_program() {
 #[test]
 fn export_errors_are_clear() {
     let file = scores("asia_10000.BDeu1.palim3.jkl");
-    fails_with(&["export", &file, "-o", "model.txt"], &[".lp, .mps or .wcnf"]);
+    fails_with(
+        &["export", &file, "-o", "model.txt"],
+        &[".lp, .mps or .wcnf"],
+    );
     fails_with(
         &["export", "/nonexistent/s.jkl", "-o", "m.lp"],
         &["/nonexistent/s.jkl"],
