@@ -41,8 +41,7 @@ type Mask = usize;
 /// The best DAG whose moral graph is a subgraph of `tree`; `None` when some node has no
 /// candidate inside the k-tree (a candidate list without the empty set).
 pub(crate) fn best_in_ktree(table: &ScoreTable, tree: &KTree) -> Option<Network> {
-    let k = tree.root.len();
-    let program = Program::new(table, tree, k);
+    let program = Program::new(table, tree);
     let messages: Vec<Message> = {
         let mut messages = vec![Message::default(); program.bags.len()];
         for b in (1..program.bags.len()).rev() {
@@ -50,8 +49,8 @@ pub(crate) fn best_in_ktree(table: &ScoreTable, tree: &KTree) -> Option<Network>
         }
         messages
     };
-    let full = (1 << k) - 1;
-    let (order, score) = (0..program.root_orders().len())
+    let full = (1 << program.k) - 1;
+    let (order, score) = (0..program.small.len())
         .map(|r| (r, program.combine(0, r, &messages, None)[full]))
         .fold(
             (0, f64::NEG_INFINITY),
@@ -105,9 +104,9 @@ fn without_bit(mask: Mask, q: usize) -> Mask {
     ((mask >> (q + 1)) << q) | (mask & ((1 << q) - 1))
 }
 
-/// `mask` with a bit inserted at `q`, set when `set` (the bits from `q` shift up).
-fn with_bit(mask: Mask, q: usize, set: bool) -> Mask {
-    ((mask >> q) << (q + 1)) | (usize::from(set) << q) | (mask & ((1 << q) - 1))
+/// `mask` with a set bit inserted at `q` (the bits from `q` shift up).
+fn with_bit(mask: Mask, q: usize) -> Mask {
+    ((mask >> q) << (q + 1)) | (1 << q) | (mask & ((1 << q) - 1))
 }
 
 /// One clique of the decomposition.
@@ -147,8 +146,9 @@ struct Program {
 }
 
 impl Program {
-    fn new(table: &ScoreTable, tree: &KTree, k: usize) -> Program {
+    fn new(table: &ScoreTable, tree: &KTree) -> Program {
         let n = table.n();
+        let k = tree.root.len();
         let mut bag_of = vec![0usize; n];
         for (i, &v) in tree.joined.iter().enumerate() {
             bag_of[v] = i + 1;
@@ -196,16 +196,42 @@ impl Program {
         }
     }
 
-    fn root_orders(&self) -> &Orders {
-        &self.small
-    }
-
     fn orders_of(&self, b: usize) -> &Orders {
         if b == 0 {
             &self.small
         } else {
             &self.big
         }
+    }
+
+    /// For each position of bag `b`, its best family (score, candidate index) among the
+    /// nodes before it in the bag's order `r`.
+    fn families_in_order(&self, b: usize, r: usize) -> Vec<(f64, usize)> {
+        let bag = &self.bags[b];
+        let mut best = vec![(f64::NEG_INFINITY, usize::MAX); bag.members.len()];
+        let mut before: Mask = 0;
+        for &a in &self.orders_of(b).perms[r] {
+            let a = usize::from(a);
+            best[a] = bag.families[a][before];
+            before |= 1 << a;
+        }
+        best
+    }
+
+    /// The order of child bag `c`'s separator that its parent's order `r` induces.
+    fn separator_order(&self, c: usize, r: usize) -> usize {
+        match self.bags[c].missing_in_parent {
+            Some(q) => self.dropped[q][r],
+            None => r,
+        }
+    }
+
+    /// A set of the parent's positions inside child bag `c`'s separator, as a set of
+    /// the separator's positions.
+    fn separator_set(&self, c: usize, s: Mask) -> Mask {
+        self.bags[c]
+            .missing_in_parent
+            .map_or(s, |q| without_bit(s, q))
     }
 
     /// Bag `b`'s table for its order `r`: for each set of its positions, the best score
@@ -220,25 +246,19 @@ impl Program {
     ) -> Vec<f64> {
         let bag = &self.bags[b];
         let size = bag.members.len();
-        let mut here = vec![0.0; size];
-        let mut before: Mask = 0;
-        for &a in &self.orders_of(b).perms[r] {
-            let a = usize::from(a);
-            here[a] = bag.families[a][before].0;
-            before |= 1 << a;
-        }
+        let here = self.families_in_order(b, r);
         let mut table = vec![0.0; 1 << size];
         for g in 1..table.len() {
             let a = g.trailing_zeros() as usize;
-            table[g] = table[g & (g - 1)] + here[a];
+            table[g] = table[g & (g - 1)] + here[a].0;
         }
         let width = 1 << self.k;
         for &c in &bag.children {
             let child = &self.bags[c];
-            let (sigma, separator) = match child.missing_in_parent {
-                Some(q) => (self.dropped[q][r], ((1 << size) - 1) ^ (1 << q)),
-                None => (r, (1 << size) - 1),
-            };
+            let sigma = self.separator_order(c, r);
+            let separator = child
+                .missing_in_parent
+                .map_or((1 << size) - 1, |q| ((1 << size) - 1) ^ (1 << q));
             let from = &messages[c].score[sigma * width..(sigma + 1) * width];
             let mut next = vec![f64::NEG_INFINITY; table.len()];
             let mut taken = trace.as_ref().map(|_| vec![0; table.len()]);
@@ -246,8 +266,7 @@ impl Program {
                 let avail = g & separator;
                 let mut s = avail;
                 loop {
-                    let f = child.missing_in_parent.map_or(s, |q| without_bit(s, q));
-                    let value = table[g ^ s] + from[f];
+                    let value = table[g ^ s] + from[self.separator_set(c, s)];
                     if value > next[g] {
                         next[g] = value;
                         if let Some(t) = taken.as_mut() {
@@ -305,21 +324,15 @@ impl Program {
                 let s = taken[g];
                 g ^= s;
                 let child = &self.bags[c];
-                let (sigma, f) = match child.missing_in_parent {
-                    Some(q) => (self.dropped[q][r], without_bit(s, q)),
-                    None => (r, s),
-                };
-                let order = messages[c].order[sigma * width + f] as usize;
+                let f = self.separator_set(c, s);
+                let order = messages[c].order[self.separator_order(c, r) * width + f] as usize;
                 let joined = child.joined.expect("children are joined bags");
-                stack.push((c, order, with_bit(f, joined, true)));
+                stack.push((c, order, with_bit(f, joined)));
             }
-            let mut before: Mask = 0;
-            for &a in &self.orders_of(b).perms[r] {
-                let a = usize::from(a);
+            for (a, (_, candidate)) in self.families_in_order(b, r).into_iter().enumerate() {
                 if g >> a & 1 == 1 {
-                    choice[bag.members[a]] = bag.families[a][before].1;
+                    choice[bag.members[a]] = candidate;
                 }
-                before |= 1 << a;
             }
         }
     }
