@@ -27,7 +27,7 @@
 //! below 2^53.
 
 use super::{Lit, Wcnf};
-use crate::{Dag, ScoreTable};
+use crate::{Dag, ScoreTable, VarSet};
 
 /// The most decimal digits the weights keep.
 pub const MAX_DIGITS: u32 = 9;
@@ -50,22 +50,37 @@ pub struct BnslEncoding {
     pub offset: f64,
 }
 
+/// The meaning of the family variables of an encoding: enough to read an answer back
+/// into a network without the score table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FamilyMap {
+    /// Node names by index.
+    pub names: Vec<String>,
+    /// Every candidate parent set.
+    pub families: Vec<MappedFamily>,
+}
+
+/// One candidate parent set of a [`FamilyMap`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct MappedFamily {
+    /// Its variable.
+    pub var: Lit,
+    /// The child, by index.
+    pub node: usize,
+    /// Its local score.
+    pub score: f64,
+    /// The parents, by index.
+    pub parents: Vec<usize>,
+}
+
 /// Why an assignment is not a network of the encoding.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum DecodeError {
-    /// The assignment has fewer variables than the formula.
-    #[error("the assignment sets {given} variables, the formula has {needed}")]
-    TooShort {
-        /// Variables set.
-        given: usize,
-        /// Variables of the formula.
-        needed: usize,
-    },
     /// A node has no candidate set true.
-    #[error("node {0} takes no candidate parent set")]
+    #[error("node {0} takes no parent set")]
     NoFamily(String),
     /// A node has several candidates set true.
-    #[error("node {0} takes more than one candidate parent set")]
+    #[error("node {0} takes more than one parent set")]
     SeveralFamilies(String),
     /// The chosen families make a cycle.
     #[error("the chosen parent sets make a directed cycle")]
@@ -237,35 +252,56 @@ impl BnslEncoding {
         }
     }
 
-    /// The DAG of an assignment (`value[v]` for variable `v`, index 0 unused): each
-    /// node's one true candidate. The assignment need not satisfy the order clauses;
-    /// the DAG is checked for cycles.
-    pub fn decode(&self, table: &ScoreTable, value: &[bool]) -> Result<Dag, DecodeError> {
-        let needed = self.wcnf.num_vars as usize + 1;
-        if value.len() < needed {
-            return Err(DecodeError::TooShort {
-                given: value.len().saturating_sub(1),
-                needed: needed - 1,
-            });
+    /// The family map of the encoding of `table`.
+    pub fn family_map(&self, table: &ScoreTable) -> FamilyMap {
+        let families = self
+            .family_vars
+            .iter()
+            .enumerate()
+            .flat_map(|(v, vars)| {
+                vars.iter()
+                    .zip(table.candidates(v))
+                    .map(move |(&var, c)| MappedFamily {
+                        var,
+                        node: v,
+                        score: c.score,
+                        parents: c.parents.to_vec(),
+                    })
+            })
+            .collect();
+        FamilyMap {
+            names: table.names().to_vec(),
+            families,
         }
-        let n = self.n();
-        let mut parents = Vec::with_capacity(n);
-        for v in 0..n {
-            let mut chosen = self.family_vars[v]
-                .iter()
-                .enumerate()
-                .filter(|(_, &x)| value[x as usize]);
-            let name = || table.names()[v].clone();
-            let (i, _) = chosen.next().ok_or_else(|| DecodeError::NoFamily(name()))?;
-            if chosen.next().is_some() {
-                return Err(DecodeError::SeveralFamilies(name()));
+    }
+}
+
+impl FamilyMap {
+    /// The network of an assignment (`value[v]` for variable `v`, index 0 unused;
+    /// variables beyond it are false): each node's one true family, checked for cycles
+    /// (the order variables are not read), and its score summed in node order.
+    pub fn decode(&self, value: &[bool]) -> Result<(Dag, f64), DecodeError> {
+        let n = self.names.len();
+        let mut chosen: Vec<Option<&MappedFamily>> = vec![None; n];
+        for f in &self.families {
+            if value.get(f.var as usize).copied().unwrap_or(false) {
+                if chosen[f.node].is_some() {
+                    return Err(DecodeError::SeveralFamilies(self.names[f.node].clone()));
+                }
+                chosen[f.node] = Some(f);
             }
-            parents.push(table.candidates(v)[i].parents.clone());
+        }
+        let mut parents = Vec::with_capacity(n);
+        let mut score = 0.0;
+        for (v, f) in chosen.iter().enumerate() {
+            let f = f.ok_or_else(|| DecodeError::NoFamily(self.names[v].clone()))?;
+            parents.push(VarSet::from_members(n, f.parents.iter().copied()));
+            score += f.score;
         }
         let dag = Dag::from_parents(parents);
         if !dag.is_acyclic() {
             return Err(DecodeError::Cyclic);
         }
-        Ok(dag)
+        Ok((dag, score))
     }
 }

@@ -111,7 +111,7 @@ proptest! {
                 let cost = enc.wcnf.cost(&value).expect("the hard clauses hold");
                 let score = dag.check(&table).unwrap();
                 prop_assert!(((enc.offset - score) * scale - cost as f64).abs() <= table.n() as f64);
-                prop_assert_eq!(enc.decode(&table, &value).unwrap(), dag);
+                prop_assert_eq!(enc.family_map(&table).decode(&value).unwrap().0, dag);
                 best_score = best_score.max(score);
                 least_cost = least_cost.min(cost);
             } else {
@@ -196,7 +196,7 @@ fn wcnf_files_round_trip() {
         .unwrap();
     enc.set_family(&mut cyclic, 0, a_from_c);
     assert_eq!(
-        enc.decode(&table, &cyclic),
+        enc.family_map(&table).decode(&cyclic).map(|d| d.0),
         Err(super::bnsl::DecodeError::Cyclic)
     );
     let mut text = Vec::new();
@@ -208,7 +208,11 @@ fn wcnf_files_round_trip() {
     )
     .unwrap();
     let map = read_family_map(&String::from_utf8(text).unwrap()).unwrap();
-    assert!(map.decode(&cyclic).unwrap_err().contains("directed cycle"));
+    assert!(map
+        .decode(&cyclic)
+        .unwrap_err()
+        .to_string()
+        .contains("directed cycle"));
     assert!(read_solution("s UNKNOWN\n", 3).is_err());
     assert!(read_solution("v 1 -99 0\n", 3)
         .unwrap_err()

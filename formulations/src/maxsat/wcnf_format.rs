@@ -14,9 +14,9 @@
 //! convention) or one string of `0`/`1` per variable in order (`v 0110…`, the 2022
 //! format).
 
-use super::bnsl::BnslEncoding;
+use super::bnsl::{BnslEncoding, FamilyMap, MappedFamily};
 use super::{Lit, Wcnf};
-use crate::{Dag, ScoreTable, VarSet};
+use crate::ScoreTable;
 use std::io::{self, Write};
 
 /// The two WCNF layouts.
@@ -66,55 +66,32 @@ fn write_clause(out: &mut impl Write, mark: &str, clause: &[Lit]) -> io::Result<
 
 impl BnslEncoding {
     /// The comment block of the encoding of `table`: what it is, the weights' scale and
-    /// offset, and the meaning of every family variable.
+    /// offset, and its family map.
     pub fn comments(&self, table: &ScoreTable) -> Vec<String> {
+        let map = self.family_map(table);
         let mut lines = vec![
             format!(
                 "bnsl MaxSAT encoding of structure learning: {} nodes, {} candidate parent sets",
-                table.n(),
-                table.total_candidates()
+                map.names.len(),
+                map.families.len()
             ),
             format!(
                 "bnsl weights: (best score of the node - score) * 10^{}, rounded; a network scores about {:?} - cost * 10^-{}",
                 self.digits, self.offset, self.digits
             ),
         ];
-        for (v, name) in table.names().iter().enumerate() {
+        for (v, name) in map.names.iter().enumerate() {
             lines.push(format!("bnsl node {v} {name}"));
         }
-        for (v, vars) in self.family_vars.iter().enumerate() {
-            for (x, c) in vars.iter().zip(table.candidates(v)) {
-                let mut line = format!("bnsl family {x} {v} {:?}", c.score);
-                for u in c.parents.iter() {
-                    line.push_str(&format!(" {u}"));
-                }
-                lines.push(line);
+        for f in &map.families {
+            let mut line = format!("bnsl family {} {} {:?}", f.var, f.node, f.score);
+            for u in &f.parents {
+                line.push_str(&format!(" {u}"));
             }
+            lines.push(line);
         }
         lines
     }
-}
-
-/// The meaning of the family variables of a WCNF file written by bnsl.
-#[derive(Clone, Debug, PartialEq)]
-pub struct FamilyMap {
-    /// Node names by index.
-    pub names: Vec<String>,
-    /// Every candidate parent set.
-    pub families: Vec<MappedFamily>,
-}
-
-/// One candidate parent set of a [`FamilyMap`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct MappedFamily {
-    /// Its variable.
-    pub var: Lit,
-    /// The child, by index.
-    pub node: usize,
-    /// Its local score.
-    pub score: f64,
-    /// The parents, by index.
-    pub parents: Vec<usize>,
 }
 
 /// Reads the family map from the comment lines of a WCNF file; an error names the line
@@ -192,39 +169,6 @@ pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
         ));
     }
     Ok(FamilyMap { names, families })
-}
-
-impl FamilyMap {
-    /// The network of an assignment (`value[v]` for variable `v`): each node's one true
-    /// family, checked for cycles, and its score summed in node order.
-    pub fn decode(&self, value: &[bool]) -> Result<(Dag, f64), String> {
-        let n = self.names.len();
-        let mut chosen: Vec<Option<&MappedFamily>> = vec![None; n];
-        for f in &self.families {
-            let set = value.get(f.var as usize).copied().unwrap_or(false);
-            if set {
-                if chosen[f.node].is_some() {
-                    return Err(format!(
-                        "node {} takes more than one parent set",
-                        self.names[f.node]
-                    ));
-                }
-                chosen[f.node] = Some(f);
-            }
-        }
-        let mut parents = Vec::with_capacity(n);
-        let mut score = 0.0;
-        for (v, f) in chosen.iter().enumerate() {
-            let f = f.ok_or_else(|| format!("node {} takes no parent set", self.names[v]))?;
-            parents.push(VarSet::from_members(n, f.parents.iter().copied()));
-            score += f.score;
-        }
-        let dag = Dag::from_parents(parents);
-        if !dag.is_acyclic() {
-            return Err("the chosen parent sets make a directed cycle".into());
-        }
-        Ok((dag, score))
-    }
 }
 
 /// Reads the values of variables `1..=num_vars` from a solver's `v` lines (signed
