@@ -30,9 +30,9 @@ use super::code::KTree;
 use crate::heuristics::Network;
 use bnsl_formulations::{ScoreTable, VarSet};
 
-/// The widest k-trees Version 1 takes: each step costs `(k+1)!·3^k` per node, so at
-/// `k = 6` a k-tree on 100 nodes already takes about a second (Nie et al. found it
-/// intractable beyond 8).
+/// The widest k-trees Version 1 takes: each k-tree costs `(k+1)!·3^k` operations and
+/// `k!·2^k` numbers per node, which at `k = 7` is already 88 million operations per node
+/// (Nie et al. found it intractable beyond 8).
 pub const VERSION_1_MAX_WIDTH: usize = 6;
 
 /// A set of positions within a bag.
