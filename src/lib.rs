@@ -56,6 +56,7 @@ pub mod dag_io;
 pub mod data;
 pub mod error;
 pub mod ilp;
+pub mod maxsat;
 pub mod mb;
 pub mod observe;
 pub mod pipeline;

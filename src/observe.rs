@@ -1,6 +1,7 @@
 //! What a long run reports while it goes, to whoever watches: the command line draws it
 //! as progress bars or log lines; a library user may log it or ignore it ([`Silent`]).
 
+use crate::maxsat::MaxSatScores;
 use bnsl_solvers::heuristics::SearchProgress;
 use bnsl_solvers::ilp::IlpProgress;
 
@@ -18,6 +19,8 @@ pub trait Observer: Sync {
     fn ilp(&self, _progress: &IlpProgress) {}
     /// The order search finished a restart.
     fn search(&self, _progress: &SearchProgress) {}
+    /// A MaxSAT solve found a model or a core.
+    fn maxsat(&self, _progress: &MaxSatScores) {}
 }
 
 /// The name of the stage in which an exact solve runs; its progress comes through

@@ -6,6 +6,7 @@ use crate::data::{load_data, LoadOptions};
 use crate::error::LearnError;
 use crate::fio::read_scores;
 use crate::ilp::{run_ilp, IlpSettings, WarmStart};
+use crate::maxsat::run_maxsat;
 use crate::mb::{allowed_parents, CiOptions, Restriction};
 use crate::observe::{Observer, EXACT_SOLVE};
 use crate::report::{LearnReport, Status};
@@ -20,6 +21,7 @@ use bnsl_solvers::heuristics::{
     asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, KtreeOptions,
     KtreeVersion, Rule,
 };
+use bnsl_solvers::maxsat::MaxSatOptions;
 use bnsl_solvers::StopToken;
 use serde_json::json;
 use std::path::Path;
@@ -215,6 +217,9 @@ pub enum Method {
     /// k-trees, a random orientation within each, the best parents inside it; a
     /// heuristic.
     Ktree,
+    /// Exact weighted MaxSAT on the built-in solver (varisat): families and a total
+    /// order as clauses, costs as soft clauses; core-guided (OLL) or linear search.
+    Maxsat,
 }
 
 pub use bnsl_solvers::dp::DP_FASTER_UP_TO;
@@ -239,6 +244,7 @@ impl Method {
             Method::Obs => "obs",
             Method::Asobs => "asobs",
             Method::Ktree => "ktree",
+            Method::Maxsat => "maxsat",
         }
     }
 }
@@ -263,6 +269,8 @@ pub struct LearnOptions {
     pub treewidth: Option<usize>,
     /// What [`Method::Ktree`] does in each sampled k-tree.
     pub ktree_version: KtreeVersion,
+    /// Settings of [`Method::Maxsat`] (its token is replaced by `stop`).
+    pub maxsat: MaxSatOptions,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
     /// engines and the order searches then report what they have. It replaces the
     /// tokens inside `ilp` and `heuristic`.
@@ -280,6 +288,7 @@ impl LearnOptions {
             constraints: StructuralConstraints::default(),
             treewidth: None,
             ktree_version: KtreeVersion::default(),
+            maxsat: MaxSatOptions::default(),
             stop: StopToken::new(),
         }
     }
@@ -487,6 +496,16 @@ pub fn learn(
             let width = opts.treewidth.unwrap_or(table.n().saturating_sub(1));
             let options = ktree_options(width, opts.ktree_version, &heuristic);
             elimination_order = run_ktree_search(table, &options, &mut report, observer)?;
+        }
+        Method::Maxsat => {
+            let options = MaxSatOptions {
+                stop: opts.stop.clone(),
+                ..opts.maxsat.clone()
+            };
+            observer.stage(EXACT_SOLVE, None);
+            let solved = run_maxsat(table, &options, &mut report, observer);
+            observer.stage_done();
+            solved.map_err(LearnError::Internal)?;
         }
     }
     if opts.stop.is_stopped() {

@@ -159,3 +159,73 @@ fn bad_answers_and_options_are_refused() {
         &["not those of"],
     );
 }
+
+/// `--method maxsat` proves the DP's optimum on the small shipped files with both
+/// algorithms, with the solver's counts in the JSON.
+#[test]
+fn the_built_in_solver_proves_the_dp_optimum() {
+    for name in [
+        "cancer_1000.BDeu1.palim3.jkl",
+        "earthquake_1000.BDeu1.palim3.jkl",
+        "survey_1000.BDeu1.palim3.jkl",
+    ] {
+        let scores = shipped_scores(name);
+        let dp = run_json(&["learn", &scores, "--method", "dp", "--json"]);
+        for algorithm in ["oll", "lsu"] {
+            let args = [
+                "learn",
+                &scores,
+                "--method",
+                "maxsat",
+                "--maxsat-algorithm",
+                algorithm,
+                "--json",
+            ];
+            let answer = run_json(&args);
+            assert_eq!(answer["status"], "optimal", "{name} {algorithm}");
+            assert_eq!(answer["algorithm"], algorithm);
+            let score = answer["score"].as_f64().unwrap();
+            let best = dp["score"].as_f64().unwrap();
+            assert!(
+                (score - best).abs() < 1e-6,
+                "{name} {algorithm}: {score} vs {best}"
+            );
+            let bound = answer["bound"].as_f64().unwrap();
+            assert!(bound >= score && bound - score < 1e-6, "{bound} vs {score}");
+            assert!(answer["sat_calls"].as_u64().unwrap() >= 1);
+            assert!(answer["cores"].is_u64());
+        }
+    }
+}
+
+/// A time limit ends the search with its incumbent and a bound above it.
+#[test]
+fn a_time_limit_keeps_the_incumbent_and_the_bound() {
+    let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let answer = run_json(&[
+        "learn",
+        &scores,
+        "--method",
+        "maxsat",
+        "--time-limit",
+        "1",
+        "--json",
+    ]);
+    assert_eq!(answer["status"], "feasible");
+    let score = answer["score"].as_f64().unwrap();
+    assert!(answer["bound"].as_f64().unwrap() > score);
+    assert!(answer["time_s"].as_f64().unwrap() < 3.0);
+}
+
+#[test]
+fn maxsat_options_are_checked() {
+    let scores = shipped_scores("cancer_1000.BDeu1.palim3.jkl");
+    fails_with(
+        &["learn", &scores, "--maxsat-algorithm", "lsu"],
+        &["--maxsat-algorithm needs --method maxsat"],
+    );
+    fails_with(
+        &["learn", &scores, "--method", "maxsat", "--treewidth", "2"],
+        &["--treewidth needs", "maxsat cannot keep a treewidth bound"],
+    );
+}

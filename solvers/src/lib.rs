@@ -6,6 +6,7 @@ pub mod enumerate;
 pub mod heuristics;
 pub mod ilp;
 pub mod interrupt;
+pub mod maxsat;
 pub mod milp;
 pub mod stop;
 

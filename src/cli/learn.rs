@@ -17,6 +17,7 @@ use bnsl_solvers::dp::DpOptions;
 use bnsl_solvers::heuristics::{AsobsOptions, KtreeVersion, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
+use bnsl_solvers::maxsat::{MaxSatAlgorithm, MaxSatOptions};
 use bnsl_solvers::milp::{configured, BackendParam, Limits};
 use bnsl_solvers::StopToken;
 use std::path::PathBuf;
@@ -65,6 +66,29 @@ pub(crate) struct Args {
     /// Print one JSON object (score, status, bound, gap, time_s, parents, …) to stdout.
     #[arg(long)]
     pub json: bool,
+    /// The search of --method maxsat: oll (core-guided, stratified; the default) raises
+    /// a lower bound until it meets a model; lsu (linear SAT-UNSAT search) improves a
+    /// model until no cheaper one exists, so it has an incumbent early.
+    #[arg(long, value_enum, value_name = "oll|lsu")]
+    pub maxsat_algorithm: Option<MaxSatAlgorithmArg>,
+}
+
+/// The values of `--maxsat-algorithm`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MaxSatAlgorithmArg {
+    /// Core-guided search with totalizers (OLL), stratified.
+    Oll,
+    /// Linear SAT-UNSAT search on an adder network of the cost.
+    Lsu,
+}
+
+impl From<MaxSatAlgorithmArg> for MaxSatAlgorithm {
+    fn from(arg: MaxSatAlgorithmArg) -> Self {
+        match arg {
+            MaxSatAlgorithmArg::Oll => MaxSatAlgorithm::Oll,
+            MaxSatAlgorithmArg::Lsu => MaxSatAlgorithm::Lsu,
+        }
+    }
 }
 
 /// Limits every method shares.
@@ -479,7 +503,7 @@ impl OrderSearchArgs {
         let runs_asobs = match method {
             Method::Obs | Method::Asobs => true,
             Method::Ilp => matches!(warm_start, Some(WarmStartArg::Asobs(_))),
-            Method::Dp | Method::Ktree => false,
+            Method::Dp | Method::Ktree | Method::Maxsat => false,
         };
         let local = self.no_local_search || self.local_search.is_some();
         let ktree_start = matches!(warm_start, Some(WarmStartArg::Ktree(_)));
@@ -585,12 +609,15 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     args.ilp.check_warm_start_fits(&args.run)?;
     args.search
         .check_used_by(method, args.ilp.warm_start.as_ref())?;
+    if args.maxsat_algorithm.is_some() && method != Method::Maxsat {
+        bail!("--maxsat-algorithm needs --method maxsat");
+    }
     let options = LearnOptions {
         method,
         ilp: args.ilp.settings(&args.run, &args.search),
         heuristic: match method {
             Method::Obs | Method::Asobs | Method::Ktree => args.search.options(&args.run)?,
-            Method::Dp | Method::Ilp => AsobsOptions::default(),
+            Method::Dp | Method::Ilp | Method::Maxsat => AsobsOptions::default(),
         },
         dp: match method {
             Method::Dp => DpOptions {
@@ -602,6 +629,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         constraints,
         treewidth: args.treewidth,
         ktree_version: args.search.ktree_version.unwrap_or_default(),
+        maxsat: MaxSatOptions {
+            algorithm: args.maxsat_algorithm.map(Into::into).unwrap_or_default(),
+            time_limit: args.run.time_limit.map(Duration::from_secs_f64),
+            stop: StopToken::new(),
+        },
         stop: StopToken::new(),
     };
     // Every method stops at Ctrl+C: the ILP engines and the order searches report what

@@ -3,6 +3,7 @@
 //! `--log-progress`, plain timestamped lines. [`TerminalObserver`] is the library's
 //! [`Observer`] drawn this way.
 
+use bnsl::maxsat::MaxSatScores;
 use bnsl::observe::{Observer, EXACT_SOLVE};
 use bnsl_solvers::heuristics::SearchProgress;
 use bnsl_solvers::ilp::IlpProgress;
@@ -69,6 +70,10 @@ impl Observer for TerminalObserver {
         }
     }
 
+    fn maxsat(&self, progress: &MaxSatScores) {
+        self.with_bar(|bar| bar.set_message(describe_maxsat(progress)));
+    }
+
     fn search(&self, progress: &SearchProgress) {
         self.with_bar(|bar| {
             bar.set_position(progress.restarts);
@@ -118,6 +123,18 @@ pub(super) fn describe_ilp(p: &IlpProgress) -> String {
         p.cuts,
         p.nodes,
         p.rounds
+    )
+}
+
+/// One line on a MaxSAT solve: incumbent, bound, gap, cores and SAT calls.
+pub(super) fn describe_maxsat(p: &MaxSatScores) -> String {
+    let incumbent = p.incumbent.map_or("-".to_string(), |v| format!("{v:.4}"));
+    let gap = p.incumbent.map_or("-".to_string(), |s| {
+        format!("{:.4}%", 100.0 * relative_gap(s, p.bound))
+    });
+    format!(
+        "incumbent {incumbent}  bound {:.4}  gap {gap}  cores {}  SAT calls {}",
+        p.bound, p.progress.cores, p.progress.sat_calls
     )
 }
 

@@ -4,10 +4,13 @@
 //!
 //! - [`Wcnf`]: the clauses, in DIMACS literals (variables from 1, negation by sign).
 //! - [`bnsl`]: the encoding of plain structure learning and how its answers decode.
+//! - [`cost_bound`]: the cost as a binary number (an adder network), and the clauses
+//!   that bound it, for linear search and for proofs of optimality.
 //! - [`wcnf_format`]: the WCNF files (the 2022 MaxSAT Evaluation format with `h` hard
 //!   clauses, and the older `p wcnf` one), and the `v` lines of a solver's answer.
 
 pub mod bnsl;
+pub mod cost_bound;
 pub mod wcnf_format;
 
 #[cfg(test)]

@@ -1,0 +1,223 @@
+//! A weighted MaxSAT solver on varisat (SPEC C7), for the encodings of
+//! [`bnsl_formulations::maxsat`]; two algorithms:
+//!
+//! - [`MaxSatAlgorithm::Oll`], core-guided (OLL: Andres et al. 2012; Morgado et al.
+//!   2014), which raises a lower bound: each unsatisfiable core of the soft clauses
+//!   assumed satisfied raises it by the core's least weight, and is relaxed by a
+//!   totalizer whose outputs "at least k of the core are violated" become soft clauses.
+//!   With stratification (the heaviest soft clauses first, Ansótegui et al. 2013),
+//!   weight-aware core extraction (cores are relaxed only when no more are found, Berg &
+//!   Järvisalo 2017), core trimming, and hardening of soft clauses heavier than the gap.
+//! - [`MaxSatAlgorithm::Lsu`], solution-improving linear search (SAT-UNSAT): each model
+//!   found is an incumbent, and the next call asks for a cheaper one through the adder
+//!   network of [`cost_bound`](bnsl_formulations::maxsat::cost_bound); the last call is
+//!   the one that finds none, which proves the incumbent optimal.
+//!
+//! Both stop at a time limit or a [`StopToken`] with the best model and bound so far.
+
+mod lsu;
+mod oll;
+mod oracle;
+mod totalizer;
+
+#[cfg(test)]
+mod tests;
+
+use crate::StopToken;
+use bnsl_formulations::maxsat::Wcnf;
+use oracle::{Limit, Oracle};
+use std::time::{Duration, Instant};
+
+/// The search a MaxSAT solve runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MaxSatAlgorithm {
+    /// Core-guided search with totalizers (OLL), stratified.
+    #[default]
+    Oll,
+    /// Linear SAT-UNSAT search on the adder network of the cost.
+    Lsu,
+}
+
+impl MaxSatAlgorithm {
+    /// The lower-case name used in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            MaxSatAlgorithm::Oll => "oll",
+            MaxSatAlgorithm::Lsu => "lsu",
+        }
+    }
+}
+
+/// How a MaxSAT solve runs.
+#[derive(Clone, Debug, Default)]
+pub struct MaxSatOptions {
+    /// The search.
+    pub algorithm: MaxSatAlgorithm,
+    /// Wall-clock limit.
+    pub time_limit: Option<Duration>,
+    /// Stops the solve early from outside.
+    pub stop: StopToken,
+}
+
+/// How a MaxSAT solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MaxSatStatus {
+    /// The model is optimal.
+    Optimal,
+    /// A model was found, not proved optimal (a limit stopped the search).
+    Feasible,
+    /// The hard clauses have no model.
+    Unsatisfiable,
+    /// A limit stopped the search before any model.
+    Unknown,
+}
+
+/// The result of a MaxSAT solve.
+#[derive(Clone, Debug)]
+pub struct MaxSatResult {
+    /// How it ended.
+    pub status: MaxSatStatus,
+    /// The best model (`value[v]` for variable `v`, index 0 unused), if any.
+    pub model: Option<Vec<bool>>,
+    /// Its cost (the weight of the soft clauses it falsifies).
+    pub cost: Option<u64>,
+    /// A proved lower bound on the optimal cost.
+    pub lower_bound: u64,
+    /// Unsatisfiable cores found.
+    pub cores: usize,
+    /// Calls to the SAT solver.
+    pub sat_calls: usize,
+}
+
+/// Where a running solve stands, reported after each model and core.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MaxSatProgress {
+    /// The proved lower bound on the cost.
+    pub lower_bound: u64,
+    /// The cost of the best model so far.
+    pub upper_bound: Option<u64>,
+    /// Cores so far.
+    pub cores: usize,
+    /// SAT calls so far.
+    pub sat_calls: usize,
+}
+
+/// Solves `wcnf` to optimality, or until a limit of `options`; `progress` sees every
+/// new bound.
+pub fn solve_maxsat(
+    wcnf: &Wcnf,
+    options: &MaxSatOptions,
+    progress: &dyn Fn(&MaxSatProgress),
+) -> MaxSatResult {
+    let limit = Limit {
+        deadline: options.time_limit.map(|t| Instant::now() + t),
+        stop: options.stop.clone(),
+    };
+    let mut search = Search::new(wcnf, Oracle::new(wcnf.num_vars, limit), progress);
+    for clause in &wcnf.hard {
+        search.oracle.add_clause(clause);
+    }
+    let status = match options.algorithm {
+        MaxSatAlgorithm::Oll => oll::run(&mut search),
+        MaxSatAlgorithm::Lsu => lsu::run(&mut search),
+    };
+    search.finish(status)
+}
+
+/// What a search ended with, before the incumbent is attached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// The lower bound reached the incumbent's cost.
+    Closed,
+    /// The hard clauses have no model.
+    Unsatisfiable,
+    /// A limit stopped it.
+    Stopped,
+}
+
+/// The state every algorithm keeps: the oracle, the incumbent and the bounds.
+struct Search<'a> {
+    wcnf: &'a Wcnf,
+    oracle: Oracle,
+    best: Option<(u64, Vec<bool>)>,
+    lower_bound: u64,
+    cores: usize,
+    progress: &'a dyn Fn(&MaxSatProgress),
+}
+
+impl<'a> Search<'a> {
+    fn new(wcnf: &'a Wcnf, oracle: Oracle, progress: &'a dyn Fn(&MaxSatProgress)) -> Self {
+        Search {
+            wcnf,
+            oracle,
+            best: None,
+            lower_bound: 0,
+            cores: 0,
+            progress,
+        }
+    }
+
+    /// The cost of the incumbent.
+    fn upper_bound(&self) -> Option<u64> {
+        self.best.as_ref().map(|(c, _)| *c)
+    }
+
+    /// Keeps `model` if it is cheaper than the incumbent; returns its cost.
+    fn offer(&mut self, mut model: Vec<bool>) -> u64 {
+        model.truncate(self.wcnf.num_vars as usize + 1);
+        let cost = self
+            .wcnf
+            .cost(&model)
+            .expect("the SAT solver's model satisfies the hard clauses");
+        if self.upper_bound().is_none_or(|ub| cost < ub) {
+            self.best = Some((cost, model));
+            self.report();
+        }
+        cost
+    }
+
+    /// Raises the lower bound by `by` (for a core).
+    fn raise(&mut self, by: u64) {
+        self.lower_bound += by;
+        self.cores += 1;
+        self.report();
+    }
+
+    fn closed(&self) -> bool {
+        self.upper_bound() == Some(self.lower_bound)
+    }
+
+    fn report(&self) {
+        (self.progress)(&MaxSatProgress {
+            lower_bound: self.lower_bound,
+            upper_bound: self.upper_bound(),
+            cores: self.cores,
+            sat_calls: self.oracle.calls,
+        });
+    }
+
+    fn finish(self, outcome: Outcome) -> MaxSatResult {
+        let (cost, model) = match self.best {
+            Some((c, m)) => (Some(c), Some(m)),
+            None => (None, None),
+        };
+        let status = match (outcome, cost) {
+            (Outcome::Unsatisfiable, _) => MaxSatStatus::Unsatisfiable,
+            (Outcome::Closed, Some(_)) => MaxSatStatus::Optimal,
+            (_, Some(_)) => MaxSatStatus::Feasible,
+            (_, None) => MaxSatStatus::Unknown,
+        };
+        let lower_bound = match status {
+            MaxSatStatus::Optimal => cost.unwrap_or(self.lower_bound),
+            _ => self.lower_bound,
+        };
+        MaxSatResult {
+            status,
+            model,
+            cost,
+            lower_bound,
+            cores: self.cores,
+            sat_calls: self.oracle.calls,
+        }
+    }
+}
