@@ -60,6 +60,7 @@ pub mod maxsat;
 pub mod mb;
 pub mod observe;
 pub mod pipeline;
+pub mod proof;
 pub mod report;
 pub mod scores;
 pub mod treewidth;

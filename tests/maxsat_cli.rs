@@ -229,3 +229,71 @@ fn maxsat_options_are_checked() {
         &["--treewidth needs", "maxsat cannot keep a treewidth bound"],
     );
 }
+
+/// `learn --proof DIR` writes a proof that `verify --proof DIR` accepts; a changed
+/// formula, a truncated proof or another DAG is rejected.
+#[test]
+fn an_optimality_proof_is_checked_and_tampering_is_caught() {
+    let scores = shipped_scores("earthquake_1000.BDeu1.palim3.jkl");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("proof");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let answer = run_json(&["learn", &scores, "--proof", &dir_s, "--json"]);
+    assert_eq!(answer["status"], "optimal");
+    assert!(answer["proof"]["clauses"].as_u64().unwrap() > 0);
+    let dag = tmp.path().join("dag.json");
+    std::fs::write(&dag, answer.to_string()).unwrap();
+    let dag_s = dag.to_string_lossy().into_owned();
+    let verify = [
+        "verify", "--scores", &scores, "--dag", &dag_s, "--proof", &dir_s,
+    ];
+    let checked = bnsl(&verify);
+    let err = String::from_utf8_lossy(&checked.stderr);
+    assert!(checked.status.success(), "{err}");
+    assert!(err.contains("proof checked"), "{err}");
+
+    let cnf = dir.join("bound.cnf");
+    let original = std::fs::read_to_string(&cnf).unwrap();
+    let last = original.trim_end().rsplit_once('\n').unwrap().0;
+    let flipped = format!("{last}\n1 0\n");
+    std::fs::write(&cnf, flipped).unwrap();
+    fails_with(&verify, &["bound.cnf", "clause"]);
+    std::fs::write(&cnf, &original).unwrap();
+
+    let drat = dir.join("bound.drat");
+    let proof = std::fs::read_to_string(&drat).unwrap();
+    let half: String = proof
+        .lines()
+        .take(proof.lines().count() / 2)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&drat, half).unwrap();
+    fails_with(&verify, &["bound.drat", "rejected"]);
+    std::fs::write(&drat, &proof).unwrap();
+
+    let empty = tmp.path().join("empty.txt");
+    let names = answer["parents"].as_object().unwrap().keys();
+    let listing: String = names.map(|n| format!("{n} <-\n")).collect();
+    std::fs::write(&empty, listing).unwrap();
+    let empty_s = empty.to_string_lossy().into_owned();
+    fails_with(
+        &[
+            "verify", "--scores", &scores, "--dag", &empty_s, "--proof", &dir_s,
+        ],
+        &["rejected", "not the bound formula"],
+    );
+    let child = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    fails_with(
+        &[
+            "learn",
+            &child,
+            "--method",
+            "maxsat",
+            "--time-limit",
+            "0.5",
+            "--proof",
+            &dir_s,
+        ],
+        &["--proof needs an optimal answer"],
+    );
+}

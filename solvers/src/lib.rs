@@ -2,6 +2,7 @@
 //! back-ends behind cargo features.
 
 pub mod dp;
+pub mod drat;
 pub mod enumerate;
 pub mod heuristics;
 pub mod ilp;

@@ -10,6 +10,7 @@ use bnsl::ilp::{engine_kind, Formulation, IlpSettings, WarmStart};
 use bnsl::pipeline::{
     default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
 };
+use bnsl::proof::write_proof;
 use bnsl::report::{LearnReport, Status};
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
@@ -71,6 +72,11 @@ pub(crate) struct Args {
     /// model until no cheaper one exists, so it has an incumbent early.
     #[arg(long, value_enum, value_name = "oll|lsu")]
     pub maxsat_algorithm: Option<MaxSatAlgorithmArg>,
+    /// For an optimal answer, write into DIR a proof of its optimality that `bnsl verify
+    /// --proof DIR` (or drat-trim) checks: the CNF "some network costs less" of the
+    /// MaxSAT encoding and varisat's DRAT refutation of it (within --time-limit, again).
+    #[arg(long, value_name = "DIR")]
+    pub proof: Option<PathBuf>,
 }
 
 /// The values of `--maxsat-algorithm`.
@@ -586,6 +592,47 @@ fn no_dag_note(report: &LearnReport, options: &LearnOptions, limit: Option<f64>)
     ))
 }
 
+/// Writes the proof of `report`'s optimality into `dir` (see [`bnsl::proof`]) and notes
+/// it in the report (`proof`).
+fn prove(
+    table: &ScoreTable,
+    report: &mut LearnReport,
+    dir: &std::path::Path,
+    run: &RunLimitArgs,
+    stop: &StopToken,
+) -> anyhow::Result<()> {
+    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
+        bail!(
+            "--proof needs an optimal answer, and this run ended {}",
+            report.status.as_str()
+        );
+    };
+    eprintln!(
+        "bnsl: writing the proof of optimality into {}",
+        dir.display()
+    );
+    let limit = run.time_limit.map(Duration::from_secs_f64);
+    let written = write_proof(table, dag, dir, limit, stop)?;
+    eprintln!(
+        "bnsl: proof written: {} clauses over {} variables refuted in {:.2} s; check it with \
+         bnsl verify --scores SCORES --dag DAG --proof {}",
+        written.clauses,
+        written.num_vars,
+        written.time_s,
+        dir.display()
+    );
+    report.extra.insert(
+        "proof".into(),
+        serde_json::json!({
+            "dir": dir.display().to_string(),
+            "cost": written.cost,
+            "clauses": written.clauses,
+            "time_s": written.time_s,
+        }),
+    );
+    Ok(())
+}
+
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -611,6 +658,9 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         .check_used_by(method, args.ilp.warm_start.as_ref())?;
     if args.maxsat_algorithm.is_some() && method != Method::Maxsat {
         bail!("--maxsat-algorithm needs --method maxsat");
+    }
+    if args.proof.is_some() && (args.constraints.is_some() || args.treewidth.is_some()) {
+        bail!("--proof proves optimality over every network of the score file: it takes neither --constraints nor --treewidth");
     }
     let options = LearnOptions {
         method,
@@ -639,7 +689,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Every method stops at Ctrl+C: the ILP engines and the order searches report what
     // they have, DP (which has no answer before its end) reports that it has none.
     interrupt::catch_ctrl_c(&options.stop);
-    let report = learn(&table, &options, &observer)?;
+    let mut report = learn(&table, &options, &observer)?;
+    if let Some(dir) = &args.proof {
+        prove(&table, &mut report, dir, &args.run, &options.stop)?;
+    }
     if let Some(why) = report.extra.get("stopped").and_then(|w| w.as_str()) {
         eprintln!("{why}");
     }

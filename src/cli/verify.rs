@@ -9,6 +9,7 @@ use bnsl::data::load_data;
 use bnsl::fio::read_scores;
 use bnsl::formulations::treewidth::moral_graph;
 use bnsl::formulations::Dag;
+use bnsl::proof::check_proof;
 use bnsl::scores::LocalScorer;
 use bnsl::treewidth::{answer_limits, dag_treewidth, read_decomposition};
 use std::path::PathBuf;
@@ -41,6 +42,11 @@ pub(crate) struct Args {
     /// -o` write it), checked bag by bag against the moral graph.
     #[arg(long, value_name = "FILE", requires = "treewidth")]
     pub decomposition: Option<PathBuf>,
+    /// A proof of the DAG's optimality written by `bnsl learn --proof DIR`: its CNF is
+    /// rebuilt from --scores and the DAG and compared, and its DRAT refutation checked
+    /// by bnsl's own checker (not the solver that wrote it).
+    #[arg(long, value_name = "DIR", requires = "scores")]
+    pub proof: Option<PathBuf>,
     /// Print one JSON object with the checks to stdout.
     #[arg(long)]
     pub json: bool,
@@ -107,6 +113,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             let score = dag.check(&table).with_context(|| {
                 format!("{} fails against {}", args.dag.display(), path.display())
             })?;
+            if let Some(dir) = &args.proof {
+                let checked = check_proof(&table, &dag, dir)
+                    .with_context(|| format!("the proof in {} is rejected", dir.display()))?;
+                eprintln!(
+                    "proof checked: {} lemmas ({} by RAT), {} deletions",
+                    checked.lemmas, checked.rat_lemmas, checked.deletions
+                );
+            }
             (score, dag, table.names().to_vec())
         }
         (None, Some(path)) => {
@@ -129,6 +143,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             "acyclic": true, "candidates": args.scores.is_some(), "score": score,
             "nodes": n, "arcs": arcs, "expected": args.expect, "matches_expected": matches,
             "treewidth_bound": args.treewidth, "treewidth_shown": width,
+            "proof_checked": args.proof.is_some(),
         });
         out(format_args!("{obj}\n"))?;
     } else {

@@ -234,3 +234,80 @@ pub fn count_vars(text: &str) -> usize {
     }
     most
 }
+
+/// Writes a CNF formula in DIMACS (`p cnf VARS CLAUSES`), after the comment lines
+/// `comments` (each written as `c …`).
+pub fn write_cnf(
+    num_vars: u32,
+    clauses: &[Vec<Lit>],
+    comments: &[String],
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    for c in comments {
+        writeln!(out, "c {c}")?;
+    }
+    writeln!(out, "p cnf {num_vars} {}", clauses.len())?;
+    for clause in clauses {
+        for l in clause {
+            write!(out, "{l} ")?;
+        }
+        writeln!(out, "0")?;
+    }
+    Ok(())
+}
+
+/// Reads a DIMACS CNF formula: its variable count and clauses, in order; an error names
+/// the line and what is wrong.
+pub fn read_cnf(text: &str) -> Result<(u32, Vec<Vec<Lit>>), String> {
+    let mut header: Option<(u32, usize)> = None;
+    let mut clauses = Vec::new();
+    let mut clause = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('c') {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("p cnf") {
+            let nums: Vec<&str> = rest.split_whitespace().collect();
+            let parsed = match nums[..] {
+                [v, c] => v.parse().ok().zip(c.parse().ok()),
+                _ => None,
+            };
+            header = Some(parsed.ok_or(format!("line {}: a bad `p cnf` header", i + 1))?);
+            continue;
+        }
+        let Some((num_vars, _)) = header else {
+            return Err(format!(
+                "line {}: a clause before the `p cnf` header",
+                i + 1
+            ));
+        };
+        for token in line.split_whitespace() {
+            let l: Lit = token
+                .parse()
+                .map_err(|_| format!("line {}: `{token}` is not a literal", i + 1))?;
+            if l.unsigned_abs() > num_vars {
+                return Err(format!(
+                    "line {}: literal {l} beyond {num_vars} variables",
+                    i + 1
+                ));
+            }
+            if l == 0 {
+                clauses.push(std::mem::take(&mut clause));
+            } else {
+                clause.push(l);
+            }
+        }
+    }
+    let (num_vars, count) = header.ok_or("no `p cnf` header")?;
+    if !clause.is_empty() {
+        return Err("the last clause does not end with 0".into());
+    }
+    if clauses.len() != count {
+        return Err(format!(
+            "the header says {count} clauses, the file has {}",
+            clauses.len()
+        ));
+    }
+    Ok((num_vars, clauses))
+}

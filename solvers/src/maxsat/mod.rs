@@ -18,6 +18,7 @@
 mod lsu;
 mod oll;
 mod oracle;
+pub mod proof;
 mod totalizer;
 
 #[cfg(test)]

@@ -143,3 +143,26 @@ fn progress_sees_the_bounds_meet() {
             .all(|w| w[0].lower_bound <= w[1].lower_bound));
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(120))]
+
+    /// The bound "cost ≤ optimum − 1" is refuted by varisat, and the checker accepts its
+    /// proof; without its last half the proof is refused.
+    #[test]
+    fn refutations_of_cheaper_costs_check(table in arb_table(5)) {
+        let encoding = encode_bnsl(&table);
+        let best = solve(&encoding.wcnf, MaxSatAlgorithm::Oll).cost.expect("a DAG");
+        prop_assume!(best > 0);
+        let (num_vars, clauses) = bounded_cost_cnf(&encoding.wcnf, best - 1);
+        let mut proof = Vec::new();
+        let outcome = proof::refute(&clauses, &mut proof, None, &StopToken::new()).unwrap();
+        prop_assert_eq!(outcome, proof::Refutation::Refuted);
+        let text = String::from_utf8(proof).unwrap();
+        prop_assert!(crate::drat::check_drat(num_vars, &clauses, &text).is_ok());
+        let (_, at_cost) = bounded_cost_cnf(&encoding.wcnf, best);
+        let mut none = Vec::new();
+        let outcome = proof::refute(&at_cost, &mut none, None, &StopToken::new()).unwrap();
+        prop_assert_eq!(outcome, proof::Refutation::Satisfiable);
+    }
+}
