@@ -10,6 +10,7 @@
 use crate::observe::Observer;
 use crate::report::{LearnReport, Status};
 use bnsl_formulations::maxsat::bnsl::{encode_bnsl, BnslEncoding};
+use bnsl_formulations::maxsat::treewidth::encode_bounded_treewidth;
 use bnsl_formulations::ScoreTable;
 use bnsl_solvers::maxsat::{solve_maxsat, MaxSatOptions, MaxSatProgress, MaxSatStatus};
 use serde_json::json;
@@ -25,16 +26,21 @@ pub struct MaxSatScores {
     pub progress: MaxSatProgress,
 }
 
-/// Solves `table` by MaxSAT with `options` into `report` (status, DAG, bound, and the
+/// Solves `table` by MaxSAT with `options` into `report`, with treewidth at most `width`
+/// when given (the table's candidates then have at most `width` parents) (status, DAG, bound, and the
 /// fields `algorithm`, `cores`, `sat_calls`, `weight_digits`, `hard_clauses`,
 /// `soft_clauses`); `observer` sees each new bound.
 pub fn run_maxsat(
     table: &ScoreTable,
+    width: Option<usize>,
     options: &MaxSatOptions,
     report: &mut LearnReport,
     observer: &dyn Observer,
 ) -> Result<(), String> {
-    let encoding = encode_bnsl(table);
+    let encoding = match width {
+        Some(w) => encode_bounded_treewidth(table, w).map_err(|e| e.to_string())?,
+        None => encode_bnsl(table),
+    };
     let slack = table.n() as f64 * 0.5 / 10f64.powi(encoding.digits as i32);
     let bound_of = |cost: u64| score_of(&encoding, cost) + slack;
     let watch = |p: &MaxSatProgress| {

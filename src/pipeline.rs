@@ -263,7 +263,7 @@ pub struct LearnOptions {
     /// Required/forbidden arcs and parent limits, applied to the table first.
     pub constraints: StructuralConstraints,
     /// A treewidth bound W on the answer (Nie et al. 2016): learned with the
-    /// bounded-treewidth MILP of [`Method::Ilp`], and the answer's width certified. W ≥
+    /// bounded-treewidth MILP of [`Method::Ilp`] or its MaxSAT encoding ([`Method::Maxsat`]), and the answer's width certified. W ≥
     /// n − 1 bounds nothing; the table is then learned without it (and the width still
     /// reported).
     pub treewidth: Option<usize>,
@@ -503,7 +503,7 @@ pub fn learn(
                 ..opts.maxsat.clone()
             };
             observer.stage(EXACT_SOLVE, None);
-            let solved = run_maxsat(table, &options, &mut report, observer);
+            let solved = run_maxsat(table, width, &options, &mut report, observer);
             observer.stage_done();
             solved.map_err(LearnError::Internal)?;
         }
@@ -568,10 +568,10 @@ fn width_bound(
         );
         return Ok(Some(WidthBound::Vacuous));
     }
-    if !matches!(opts.method, Method::Ilp | Method::Ktree) {
+    if !matches!(opts.method, Method::Ilp | Method::Ktree | Method::Maxsat) {
         return Err(LearnError::Setting(format!(
-            "--treewidth needs --method ilp (the bounded-treewidth MILP) or ktree (k-tree \
-             sampling); {} cannot keep a treewidth bound",
+            "--treewidth needs --method ilp (the bounded-treewidth MILP), maxsat (its MaxSAT \
+             encoding) or ktree (k-tree sampling); {} cannot keep a treewidth bound",
             opts.method.name()
         )));
     }

@@ -145,8 +145,8 @@ fn bad_answers_and_options_are_refused() {
         &["plain.wcnf", "not a model written by bnsl"],
     );
     fails_with(
-        &["export", &scores, "--treewidth", "2", "-o", &model_s],
-        &["bounded-treewidth MaxSAT encoding is not built yet"],
+        &["export", &scores, "--treewidth", "2", "--treewidth-form", "paper", "-o", &model_s],
+        &["--treewidth-form shape the MILP"],
     );
     fails_with(
         &["export", &scores, "--root-cuts", "-o", &model_s],
@@ -225,8 +225,8 @@ fn maxsat_options_are_checked() {
         &["--maxsat-algorithm needs --method maxsat"],
     );
     fails_with(
-        &["learn", &scores, "--method", "maxsat", "--treewidth", "2"],
-        &["--treewidth needs", "maxsat cannot keep a treewidth bound"],
+        &["learn", &scores, "--method", "dp", "--treewidth", "2"],
+        &["--treewidth needs", "maxsat (its MaxSAT encoding)", "dp cannot keep a treewidth bound"],
     );
 }
 
@@ -295,5 +295,62 @@ fn an_optimality_proof_is_checked_and_tampering_is_caught() {
             &dir_s,
         ],
         &["--proof needs an optimal answer"],
+    );
+}
+
+/// `--method maxsat --treewidth W` proves the bounded-treewidth MILP's optimum on the
+/// small shipped files, with its width certified; `export --treewidth W` writes the same
+/// encoding as WCNF.
+#[test]
+fn bounded_treewidth_by_maxsat_agrees_with_the_milp() {
+    for name in [
+        "earthquake_1000.BDeu1.palim3.jkl",
+        "survey_1000.BDeu1.palim3.jkl",
+    ] {
+        let scores = shipped_scores(name);
+        for width in ["1", "2"] {
+            let milp = run_json(&[
+                "learn",
+                &scores,
+                "--method",
+                "ilp",
+                "--treewidth",
+                width,
+                "--json",
+            ]);
+            let maxsat = run_json(&[
+                "learn",
+                &scores,
+                "--method",
+                "maxsat",
+                "--treewidth",
+                width,
+                "--json",
+            ]);
+            assert_eq!(maxsat["status"], "optimal", "{name} W={width}");
+            let (a, b) = (
+                maxsat["score"].as_f64().unwrap(),
+                milp["score"].as_f64().unwrap(),
+            );
+            assert!((a - b).abs() < 1e-6, "{name} W={width}: {a} vs {b}");
+            assert!(maxsat["treewidth"].as_u64().unwrap() <= width.parse().unwrap());
+        }
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let model = tmp.path().join("tw.wcnf");
+    let scores = shipped_scores("earthquake_1000.BDeu1.palim3.jkl");
+    let out = bnsl(&[
+        "export",
+        &scores,
+        "--treewidth",
+        "1",
+        "-o",
+        &model.to_string_lossy(),
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains("bounded-treewidth (W = 1) MaxSAT encoding"),
+        "{err}"
     );
 }

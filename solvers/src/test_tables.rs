@@ -1,6 +1,7 @@
 //! Random score tables for the solvers' property tests.
 
-use bnsl_formulations::{Candidate, ScoreTable, VarSet};
+use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
+use bnsl_formulations::{Candidate, Dag, ScoreTable, VarSet};
 use proptest::prelude::*;
 use std::collections::HashSet;
 
@@ -41,4 +42,50 @@ pub(crate) fn arb_table(max_n: usize) -> impl Strategy<Value = ScoreTable> {
         )
         .prop_map(move |raw| table_from(n, &raw))
     })
+}
+
+/// The best score of a DAG of `table`'s candidates with treewidth at most `width`, by
+/// trying every choice of families (best first, pruned by the best completion).
+pub(crate) fn brute_force_within_width(table: &ScoreTable, width: usize) -> f64 {
+    let n = table.n();
+    let best_of: Vec<f64> = (0..n)
+        .map(|v| {
+            table
+                .candidates(v)
+                .iter()
+                .map(|c| c.score)
+                .fold(f64::MIN, f64::max)
+        })
+        .collect();
+    let mut chosen = vec![VarSet::empty(n); n];
+    let mut best = f64::NEG_INFINITY;
+    choose(table, width, &best_of, 0, 0.0, &mut chosen, &mut best);
+    best
+}
+
+fn choose(
+    table: &ScoreTable,
+    width: usize,
+    best_of: &[f64],
+    v: usize,
+    score: f64,
+    chosen: &mut Vec<VarSet>,
+    best: &mut f64,
+) {
+    if score + best_of[v..].iter().sum::<f64>() <= *best {
+        return;
+    }
+    if v == table.n() {
+        let dag = Dag::from_parents(chosen.clone());
+        let fits = dag.is_acyclic()
+            && treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper <= width;
+        if fits {
+            *best = score;
+        }
+        return;
+    }
+    for c in table.candidates(v) {
+        chosen[v] = c.parents.clone();
+        choose(table, width, best_of, v + 1, score + c.score, chosen, best);
+    }
 }

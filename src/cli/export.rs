@@ -9,6 +9,7 @@ use bnsl::fio::read_scores;
 use bnsl::ilp::Formulation;
 use bnsl_formulations::bounded_treewidth::{treewidth_model, TreewidthForm};
 use bnsl_formulations::maxsat::bnsl::encode_bnsl;
+use bnsl_formulations::maxsat::treewidth::encode_bounded_treewidth;
 use bnsl_formulations::maxsat::wcnf_format::{write_wcnf, WcnfFormat};
 use bnsl_formulations::milp::lp_format::write_lp;
 use bnsl_formulations::milp::mps_format::{write_mps_with, MaxObjective};
@@ -166,20 +167,23 @@ impl ModelFormat {
 /// Writes the MaxSAT encoding of `table` (`bnsl_formulations::maxsat::bnsl`), with the
 /// comment block that maps its variables back to families.
 fn export_wcnf(args: &Args, table: &ScoreTable, format: WcnfFormat) -> anyhow::Result<()> {
-    if args.treewidth.is_some() {
-        bail!("--treewidth with a WCNF model: the bounded-treewidth MaxSAT encoding is not built yet (--format lp or mps writes the bounded-treewidth MILP)");
+    if args.formulation != Formulation::Family || args.root_cuts || args.treewidth_form.is_some() {
+        bail!("--formulation, --root-cuts and --treewidth-form shape the MILP: a WCNF model is the MaxSAT encoding");
     }
-    if args.formulation != Formulation::Family || args.root_cuts {
-        bail!("--formulation and --root-cuts shape the MILP: a WCNF model is the MaxSAT encoding");
-    }
-    let encoding = encode_bnsl(table);
+    let (encoding, what) = match args.treewidth {
+        Some(w) => (
+            encode_bounded_treewidth(table, w)?,
+            format!("bounded-treewidth (W = {w}) MaxSAT encoding"),
+        ),
+        None => (encode_bnsl(table), "MaxSAT encoding".to_string()),
+    };
     let context = || format!("cannot write {}", args.output.display());
     let mut out = open_output(&args.output)?;
     write_wcnf(&encoding.wcnf, &encoding.comments(table), format, &mut out)
         .with_context(context)?;
     out.flush().with_context(context)?;
     eprintln!(
-        "{}: {} variables, MaxSAT encoding of {} Boolean variables, {} hard and {} soft clauses (weights to 10^-{}); wrote {}",
+        "{}: {} variables, {what} of {} Boolean variables, {} hard and {} soft clauses (weights to 10^-{}); wrote {}",
         args.input.display(),
         table.n(),
         encoding.wcnf.num_vars,

@@ -48,8 +48,8 @@ pub struct BnslEncoding {
     pub wcnf: Wcnf,
     /// The variable of each node's candidates, in table order.
     pub family_vars: Vec<Vec<Lit>>,
-    /// The variable `o(u, w)` of each pair `u < w`, at `pair_index(u, w)`.
-    order_vars: Vec<Lit>,
+    /// The variables `o(u, w)`.
+    order: Order,
     /// The counter variables `s_j` of each node's at-most-one constraint.
     counters: Vec<Vec<Lit>>,
     /// Each node's ladder: its distinct positive weights, increasing, with the variable
@@ -108,13 +108,11 @@ pub fn encode_bnsl(table: &ScoreTable) -> BnslEncoding {
     let family_vars: Vec<Vec<Lit>> = (0..n)
         .map(|v| table.candidates(v).iter().map(|_| wcnf.new_var()).collect())
         .collect();
-    let order_vars: Vec<Lit> = (0..n * n.saturating_sub(1) / 2)
-        .map(|_| wcnf.new_var())
-        .collect();
+    let order = Order::new(&mut wcnf, n);
     let mut encoding = BnslEncoding {
         wcnf,
         family_vars,
-        order_vars,
+        order,
         counters: vec![Vec::new(); n],
         rungs: vec![Vec::new(); n],
         weights: Vec::new(),
@@ -125,15 +123,9 @@ pub fn encode_bnsl(table: &ScoreTable) -> BnslEncoding {
         encoding.exactly_one(v);
         encoding.parents_first(table, v);
     }
-    encoding.transitive(n);
+    encoding.order.transitive(&mut encoding.wcnf);
     encoding.costs(table);
     encoding
-}
-
-/// Index of the pair `u < w` among all pairs in lexicographic order.
-fn pair_index(n: usize, u: usize, w: usize) -> usize {
-    debug_assert!(u < w && w < n);
-    u * (2 * n - u - 1) / 2 + (w - u - 1)
 }
 
 impl BnslEncoding {
@@ -143,12 +135,7 @@ impl BnslEncoding {
 
     /// The literal "`a` comes before `b`".
     pub fn before(&self, a: usize, b: usize) -> Lit {
-        let n = self.n();
-        if a < b {
-            self.order_vars[pair_index(n, a, b)]
-        } else {
-            -self.order_vars[pair_index(n, b, a)]
-        }
+        self.order.before(a, b)
     }
 
     fn exactly_one(&mut self, v: usize) {
@@ -178,19 +165,6 @@ impl BnslEncoding {
             for u in c.parents.iter() {
                 let clause = vec![-x, self.before(u, v)];
                 self.wcnf.hard.push(clause);
-            }
-        }
-    }
-
-    fn transitive(&mut self, n: usize) {
-        for a in 0..n {
-            for b in a + 1..n {
-                for c in b + 1..n {
-                    let forward = vec![-self.before(a, b), -self.before(b, c), -self.before(c, a)];
-                    let backward = vec![-self.before(a, c), -self.before(c, b), -self.before(b, a)];
-                    self.wcnf.hard.push(forward);
-                    self.wcnf.hard.push(backward);
-                }
             }
         }
     }
@@ -349,5 +323,47 @@ impl FamilyMap {
             return Err(DecodeError::Cyclic);
         }
         Ok((dag, score))
+    }
+}
+
+/// A total order of `n` nodes: one variable per pair `u < w`, "`u` before `w`".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Order {
+    n: usize,
+    vars: Vec<Lit>,
+}
+
+impl Order {
+    pub(crate) fn new(wcnf: &mut Wcnf, n: usize) -> Self {
+        let vars = (0..n * n.saturating_sub(1) / 2)
+            .map(|_| wcnf.new_var())
+            .collect();
+        Order { n, vars }
+    }
+
+    /// "`a` before `b`".
+    pub(crate) fn before(&self, a: usize, b: usize) -> Lit {
+        let (u, w, sign) = if a < b { (a, b, 1) } else { (b, a, -1) };
+        sign * self.vars[u * (2 * self.n - u - 1) / 2 + (w - u - 1)]
+    }
+
+    /// No directed triangle, in either direction.
+    pub(crate) fn transitive(&self, wcnf: &mut Wcnf) {
+        for a in 0..self.n {
+            for b in a + 1..self.n {
+                for c in b + 1..self.n {
+                    wcnf.hard.push(vec![
+                        -self.before(a, b),
+                        -self.before(b, c),
+                        -self.before(c, a),
+                    ]);
+                    wcnf.hard.push(vec![
+                        -self.before(a, c),
+                        -self.before(c, b),
+                        -self.before(b, a),
+                    ]);
+                }
+            }
+        }
     }
 }

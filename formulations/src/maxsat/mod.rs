@@ -4,6 +4,8 @@
 //!
 //! - [`Wcnf`]: the clauses, in DIMACS literals (variables from 1, negation by sign).
 //! - [`bnsl`]: the encoding of plain structure learning and how its answers decode.
+//! - [`treewidth`]: the bounded-treewidth encoding (an elimination ordering of the moral
+//!   graph with at most `W` higher neighbours per node).
 //! - [`cost_bound`]: the cost as a binary number (an adder network), and the clauses
 //!   that bound it, for linear search and for proofs of optimality.
 //! - [`wcnf_format`]: the WCNF files (the 2022 MaxSAT Evaluation format with `h` hard
@@ -11,6 +13,7 @@
 
 pub mod bnsl;
 pub mod cost_bound;
+pub mod treewidth;
 pub mod wcnf_format;
 
 #[cfg(test)]

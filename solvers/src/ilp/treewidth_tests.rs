@@ -4,56 +4,11 @@ use super::bounded_treewidth::{finish, solve_bounded_treewidth, TreewidthMilp};
 use super::tests::{random_tables, TableShape};
 use super::{IlpOptions, IlpOutcome};
 use crate::milp::{backends, Status};
+use crate::test_tables::brute_force_within_width as brute_force;
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
 use bnsl_formulations::{Dag, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
-
-/// The best score of a DAG of `table`'s candidates with treewidth at most `width`, by
-/// trying every choice of families (best first, pruned by the best completion).
-fn brute_force(table: &ScoreTable, width: usize) -> f64 {
-    let n = table.n();
-    let best_of: Vec<f64> = (0..n)
-        .map(|v| {
-            table
-                .candidates(v)
-                .iter()
-                .map(|c| c.score)
-                .fold(f64::MIN, f64::max)
-        })
-        .collect();
-    let mut chosen = vec![VarSet::empty(n); n];
-    let mut best = f64::NEG_INFINITY;
-    choose(table, width, &best_of, 0, 0.0, &mut chosen, &mut best);
-    best
-}
-
-fn choose(
-    table: &ScoreTable,
-    width: usize,
-    best_of: &[f64],
-    v: usize,
-    score: f64,
-    chosen: &mut Vec<VarSet>,
-    best: &mut f64,
-) {
-    if score + best_of[v..].iter().sum::<f64>() <= *best {
-        return;
-    }
-    if v == table.n() {
-        let dag = Dag::from_parents(chosen.clone());
-        let fits = dag.is_acyclic()
-            && treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper <= width;
-        if fits {
-            *best = score;
-        }
-        return;
-    }
-    for c in table.candidates(v) {
-        chosen[v] = c.parents.clone();
-        choose(table, width, best_of, v + 1, score + c.score, chosen, best);
-    }
-}
 
 /// A table over `x0, x1, …` from each node's (parents, score) list.
 fn table_of(rows: &[&[(&[usize], f64)]]) -> ScoreTable {

@@ -1,9 +1,12 @@
 use super::*;
 use crate::dp::{solve_dp, DpOptions};
-use crate::test_tables::arb_table;
+use crate::test_tables::{arb_table, brute_force_within_width};
 use bnsl_formulations::maxsat::bnsl::encode_bnsl;
 use bnsl_formulations::maxsat::cost_bound::bounded_cost_cnf;
+use bnsl_formulations::maxsat::treewidth::encode_bounded_treewidth;
 use bnsl_formulations::maxsat::Lit;
+use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
+use bnsl_formulations::{Candidate, Dag, ScoreTable, StructuralConstraints, VarSet};
 use proptest::prelude::*;
 
 /// The least cost of `wcnf` over every assignment, `None` when the hard clauses have no
@@ -164,5 +167,74 @@ proptest! {
         let mut none = Vec::new();
         let outcome = proof::refute(&at_cost, &mut none, None, &StopToken::new()).unwrap();
         prop_assert_eq!(outcome, proof::Refutation::Satisfiable);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// The bounded-treewidth encoding solves to the brute force's best DAG within the
+    /// width, and its answer's moral graph has treewidth at most W.
+    #[test]
+    fn the_treewidth_encoding_solves_to_the_brute_force_optimum(
+        table in arb_table(6), width in 1usize..=3
+    ) {
+        let narrow = StructuralConstraints::default()
+            .with_parent_limit(Some(width))
+            .restrict(&table)
+            .expect("the empty set is a candidate");
+        let encoding = encode_bounded_treewidth(&narrow, width).expect("parents within W");
+        let result = solve(&encoding.wcnf, MaxSatAlgorithm::Oll);
+        prop_assert_eq!(result.status, MaxSatStatus::Optimal);
+        let (dag, score) = encoding
+            .family_map(&narrow)
+            .decode(result.model.as_ref().expect("a model"))
+            .expect("a DAG");
+        let best = brute_force_within_width(&narrow, width);
+        prop_assert!((score - best).abs() < 1e-6, "W={}: {} vs {}", width, score, best);
+        let shown = treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper;
+        prop_assert!(shown <= width);
+    }
+}
+
+#[test]
+fn the_treewidth_encoding_refuses_families_wider_than_the_bound() {
+    let table = crate::test_tables::table_from(3, &[vec![(0b110, -3)], vec![], vec![]]);
+    let err = encode_bounded_treewidth(&table, 1).unwrap_err();
+    assert_eq!(err.parents, 2);
+    assert_eq!(err.node, "x0");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    /// With one candidate per node (a random DAG of 7 to 9 nodes), the treewidth encoding
+    /// has a model exactly when the DAG's treewidth is at most W.
+    #[test]
+    fn the_treewidth_encoding_admits_exactly_the_dags_within_the_width(
+        masks in proptest::collection::vec(any::<u32>(), 7..=9), width in 1usize..=4
+    ) {
+        let n = masks.len();
+        let parents: Vec<VarSet> = masks
+            .iter()
+            .enumerate()
+            .map(|(v, &m)| {
+                let earlier: Vec<usize> = (0..v).filter(|u| m >> u & 1 == 1).collect();
+                VarSet::from_members(n, earlier.into_iter().take(3))
+            })
+            .collect();
+        let dag = Dag::from_parents(parents.clone());
+        let tw = treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper;
+        prop_assume!(parents.iter().all(|p| p.len() <= width));
+        let candidates = parents
+            .into_iter()
+            .map(|p| vec![Candidate { parents: p, score: -1.0 }])
+            .collect();
+        let table = ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates)
+            .expect("a table");
+        let encoding = encode_bounded_treewidth(&table, width).expect("parents within W");
+        let result = solve(&encoding.wcnf, MaxSatAlgorithm::Oll);
+        let fits = result.status == MaxSatStatus::Optimal;
+        prop_assert_eq!(fits, tw <= width, "treewidth {} bound {}", tw, width);
     }
 }
