@@ -145,13 +145,59 @@ fn bad_answers_and_options_are_refused() {
         &["plain.wcnf", "not a model written by bnsl"],
     );
     fails_with(
-        &["export", &scores, "--treewidth", "2", "--treewidth-form", "paper", "-o", &model_s],
+        &[
+            "export",
+            &scores,
+            "--treewidth",
+            "2",
+            "--treewidth-form",
+            "paper",
+            "-o",
+            &model_s,
+        ],
         &["--treewidth-form shape the MILP"],
     );
     fails_with(
         &["export", &scores, "--root-cuts", "-o", &model_s],
         &["a WCNF model is the MaxSAT encoding"],
     );
+    let text = std::fs::read_to_string(&model).unwrap();
+    let soft = text
+        .lines()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_digit()))
+        .unwrap();
+    let (weight, rest) = soft.split_once(' ').unwrap();
+    let huge = text.replacen(soft, &format!("99999999999999999999999 {rest}"), 1);
+    let huge = write("huge.wcnf", huge);
+    fails_with(
+        &["decode", &huge, &two],
+        &[
+            "huge.wcnf",
+            "the weight `99999999999999999999999` does not fit in 64 bits",
+        ],
+    );
+    let sum = text.replacen(soft, &format!("{} {rest}", u64::MAX), 1);
+    let sum = write("sum.wcnf", sum);
+    fails_with(
+        &["decode", &sum, &two],
+        &["sum.wcnf", "the soft weights sum beyond 64 bits"],
+    );
+    assert!(weight.parse::<u64>().is_ok());
+    let vars_in_model = text
+        .lines()
+        .filter(|l| !l.starts_with('c'))
+        .flat_map(|l| l.split_whitespace().skip(1))
+        .filter_map(|t| t.parse::<i64>().ok())
+        .map(|l| l.unsigned_abs())
+        .max()
+        .unwrap();
+    let long = "0".repeat(vars_in_model as usize + 3);
+    let long = write("long.sol", format!("v {long}\n"));
+    let why = format!(
+        "the `v` line has {} values; the formula has only {vars_in_model} variables",
+        vars_in_model + 3
+    );
+    fails_with(&["decode", &model_s, &long], &["long.sol", &why]);
     let other = shipped_scores("child_1000.BDeu1.palim3.jkl");
     let free = write("free.sol", format!("v {}\n", several[0]));
     fails_with(
@@ -226,7 +272,11 @@ fn maxsat_options_are_checked() {
     );
     fails_with(
         &["learn", &scores, "--method", "dp", "--treewidth", "2"],
-        &["--treewidth needs", "maxsat (its MaxSAT encoding)", "dp cannot keep a treewidth bound"],
+        &[
+            "--treewidth needs",
+            "maxsat (its MaxSAT encoding)",
+            "dp cannot keep a treewidth bound",
+        ],
     );
 }
 

@@ -6,7 +6,9 @@ use super::out;
 use anyhow::{bail, Context};
 use bnsl::dag_io::{parents_map, render_dag, DagFormat};
 use bnsl::fio::read_scores;
-use bnsl_formulations::maxsat::wcnf_format::{count_vars, read_family_map, read_solution};
+use bnsl_formulations::maxsat::wcnf_format::{
+    check_weights, count_vars, read_family_map, read_solution,
+};
 use serde_json::json;
 use std::path::PathBuf;
 
@@ -39,6 +41,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let model = read(&args.model)?;
     let map =
         read_family_map(&model).map_err(|e| anyhow::anyhow!("{}: {e}", args.model.display()))?;
+    check_weights(&model).map_err(|e| anyhow::anyhow!("{}: {e}", args.model.display()))?;
     let answer = read(&args.solution)?;
     let value = read_solution(&answer, count_vars(&model))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.solution.display()))?;

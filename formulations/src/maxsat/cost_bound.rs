@@ -1,5 +1,5 @@
 //! The cost of an assignment as a binary number, and clauses that bound it: the
-//! pseudo-Boolean constraint `Σ w_i · violated_i ≤ K` of a [`Wcnf`](super::Wcnf) in
+//! pseudo-Boolean constraint `Σ w_i · violated_i ≤ K` of a [`Wcnf`] in
 //! CNF, as an adder network (Warners 1998; the "adder" encoding of Eén & Sörensson
 //! 2006, §5.1).
 //!

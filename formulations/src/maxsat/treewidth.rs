@@ -70,12 +70,11 @@ pub fn encode_bounded_treewidth(
                 .collect()
         })
         .collect();
-    let edge = |u: usize, w: usize| vec![arcs[u][w], arcs[w][u]];
+    let arc = |i: usize, j: usize| arcs[i][j];
+    let edge = |u: usize, w: usize| vec![arc(u, w), arc(w, u)];
     for i in 0..n {
-        for j in 0..n {
-            if i != j {
-                wcnf.hard.push(vec![-arcs[i][j], order.before(i, j)]);
-            }
+        for j in (0..n).filter(|&j| j != i) {
+            wcnf.hard.push(vec![-arc(i, j), order.before(i, j)]);
         }
     }
     for (v, vars) in family_vars.iter().enumerate() {
@@ -93,12 +92,12 @@ pub fn encode_bounded_treewidth(
         for j in 0..n {
             for k in j + 1..n {
                 if i != j && i != k {
-                    let fill = [vec![-arcs[i][j], -arcs[i][k]], edge(j, k)].concat();
+                    let fill = [vec![-arc(i, j), -arc(i, k)], edge(j, k)].concat();
                     wcnf.hard.push(fill);
                 }
             }
         }
-        let higher: Vec<Lit> = (0..n).filter(|&j| j != i).map(|j| arcs[i][j]).collect();
+        let higher: Vec<Lit> = (0..n).filter(|&j| j != i).map(|j| arc(i, j)).collect();
         at_most(wcnf, &higher, width);
     }
     Ok(encoding)
@@ -128,13 +127,13 @@ fn at_most(wcnf: &mut Wcnf, inputs: &[Lit], bound: usize) {
         }
         let current: Vec<Lit> = (0..bound).map(|_| wcnf.new_var()).collect();
         wcnf.hard.push(vec![-x, current[0]]);
-        for c in 0..bound {
+        for (c, &count) in current.iter().enumerate() {
             if let Some(&p) = previous.get(c) {
-                wcnf.hard.push(vec![-p, current[c]]);
+                wcnf.hard.push(vec![-p, count]);
             }
             if c > 0 {
                 if let Some(&p) = previous.get(c - 1) {
-                    wcnf.hard.push(vec![-x, -p, current[c]]);
+                    wcnf.hard.push(vec![-x, -p, count]);
                 }
             }
         }

@@ -172,7 +172,8 @@ pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
 }
 
 /// Reads the values of variables `1..=num_vars` from a solver's `v` lines (signed
-/// literals, or one 0/1 string); variables not mentioned are false. Index 0 is unused.
+/// literals, or one 0/1 string of at most `num_vars` values); variables not mentioned
+/// are false. Index 0 is unused.
 pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
     let mut value = vec![false; num_vars + 1];
     let mut seen = false;
@@ -186,7 +187,14 @@ pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
             && tokens[0].len() > 1
             && tokens[0].bytes().all(|b| b == b'0' || b == b'1');
         if bits {
-            for (j, b) in tokens[0].bytes().enumerate().take(num_vars) {
+            if tokens[0].len() > num_vars {
+                return Err(format!(
+                    "line {}: the `v` line has {} values; the formula has only {num_vars} variables",
+                    i + 1,
+                    tokens[0].len()
+                ));
+            }
+            for (j, b) in tokens[0].bytes().enumerate() {
                 value[j + 1] = b == b'1';
             }
             continue;
@@ -211,6 +219,47 @@ pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
         return Err("no `v` line: not a MaxSAT solver's answer".into());
     }
     Ok(value)
+}
+
+/// Checks that the weights of a WCNF text (each soft clause's, and the `p wcnf` top
+/// weight) are integers that, like their sum, fit in 64 bits; an error names the line.
+pub fn check_weights(text: &str) -> Result<(), String> {
+    let mut sum: u64 = 0;
+    let mut top: Option<u64> = None;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        let weight_at = |token: &str| {
+            token.parse::<u64>().map_err(|_| {
+                let kind = if token.bytes().all(|b| b.is_ascii_digit()) {
+                    "does not fit in 64 bits"
+                } else {
+                    "is not a weight"
+                };
+                format!("line {}: the weight `{token}` {kind}", i + 1)
+            })
+        };
+        if line.is_empty() || line.starts_with('c') || line.starts_with("h ") {
+            continue;
+        }
+        if let Some(rest) = line.strip_prefix("p wcnf") {
+            if let Some(t) = rest.split_whitespace().nth(2) {
+                top = Some(weight_at(t)?);
+            }
+            continue;
+        }
+        let Some(first) = line.split_whitespace().next() else {
+            continue;
+        };
+        let weight = weight_at(first)?;
+        if top == Some(weight) {
+            continue;
+        }
+        sum = sum.checked_add(weight).ok_or(format!(
+            "line {}: the soft weights sum beyond 64 bits",
+            i + 1
+        ))?;
+    }
+    Ok(())
 }
 
 /// The number of variables of a WCNF text: from its `p wcnf` header, or the largest

@@ -6,7 +6,7 @@ use super::{IlpOptions, IlpOutcome};
 use crate::milp::{backends, Status};
 use crate::test_tables::brute_force_within_width as brute_force;
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
-use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
+use bnsl_formulations::treewidth::moral_graph;
 use bnsl_formulations::{Dag, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
 
