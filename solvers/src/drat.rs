@@ -149,6 +149,24 @@ fn code(l: Lit) -> usize {
     2 * l.unsigned_abs() as usize + usize::from(l < 0)
 }
 
+/// The value of `l` under the variable values `value` (1 true, −1 false, 0 unassigned).
+fn value_of(value: &[i8], l: Lit) -> i8 {
+    let v = value[l.unsigned_abs() as usize];
+    if l > 0 {
+        v
+    } else {
+        -v
+    }
+}
+
+/// A clause's literals sorted, duplicates dropped: how deletions find it.
+fn key(clause: &[Lit]) -> Vec<Lit> {
+    let mut lits = clause.to_vec();
+    lits.sort_unstable();
+    lits.dedup();
+    lits
+}
+
 impl Checker {
     fn new(max_var: u32) -> Self {
         let n = max_var as usize + 1;
@@ -167,12 +185,7 @@ impl Checker {
     }
 
     fn lit_value(&self, l: Lit) -> i8 {
-        let v = self.value[l.unsigned_abs() as usize];
-        if l > 0 {
-            v
-        } else {
-            -v
-        }
+        value_of(&self.value, l)
     }
 
     fn assign(&mut self, l: Lit, reason: Option<usize>) {
@@ -185,16 +198,12 @@ impl Checker {
 
     /// Adds a clause (duplicates of literals dropped) and propagates at the base level.
     fn add(&mut self, clause: &[Lit]) {
-        let mut lits = clause.to_vec();
-        lits.sort_unstable();
-        lits.dedup();
+        let mut lits = key(clause);
         if lits.windows(2).any(|w| w[0] == -w[1]) {
             return;
         }
         let id = self.clauses.len();
-        let mut key = lits.clone();
-        key.sort_unstable();
-        self.by_key.entry(key).or_default().push(id);
+        self.by_key.entry(lits.clone()).or_default().push(id);
         // Watch two literals that are not false, if there are.
         lits.sort_by_key(|&l| -self.lit_value(l));
         self.clauses.push(lits);
@@ -228,10 +237,7 @@ impl Checker {
 
     /// Deletes a clause unless it is a reason at the base level; whether it did.
     fn delete(&mut self, clause: &[Lit]) -> bool {
-        let mut key = clause.to_vec();
-        key.sort_unstable();
-        key.dedup();
-        let Some(ids) = self.by_key.get_mut(&key) else {
+        let Some(ids) = self.by_key.get_mut(&key(clause)) else {
             return false;
         };
         let Some(pos) = ids.iter().position(|&id| {
@@ -272,19 +278,11 @@ impl Checker {
                     c.swap(0, 1);
                 }
                 let other = c[0];
-                let value = |l: Lit, v: &[i8]| {
-                    let x = v[l.unsigned_abs() as usize];
-                    if l > 0 {
-                        x
-                    } else {
-                        -x
-                    }
-                };
-                if value(other, &self.value) == 1 {
+                if value_of(&self.value, other) == 1 {
                     keep.push(id);
                     continue;
                 }
-                let replacement = (2..c.len()).find(|&j| value(c[j], &self.value) != -1);
+                let replacement = (2..c.len()).find(|&j| value_of(&self.value, c[j]) != -1);
                 match replacement {
                     Some(j) => {
                         c.swap(1, j);
@@ -293,7 +291,7 @@ impl Checker {
                     }
                     None => {
                         keep.push(id);
-                        match value(other, &self.value) {
+                        match value_of(&self.value, other) {
                             0 => self.assign(other, Some(id)),
                             _ => ok = false,
                         }

@@ -14,6 +14,7 @@
 use super::oracle::Answer;
 use super::totalizer::Totalizer;
 use super::{Outcome, Search};
+use bnsl_formulations::maxsat::cost_bound::violation_literals;
 use bnsl_formulations::maxsat::Lit;
 use rustc_hash::FxHashMap;
 
@@ -73,17 +74,13 @@ pub(super) fn run(search: &mut Search<'_>) -> Outcome {
         pending: Vec::new(),
         threshold: 0,
     };
-    for (weight, clause) in &search.wcnf.soft {
-        let lit = if let [only] = clause[..] {
-            only
-        } else {
-            let r = search.oracle.new_var();
-            let mut relaxed = clause.clone();
-            relaxed.push(r);
-            search.oracle.add_clause(&relaxed);
-            -r
-        };
-        oll.add_soft(lit, *weight, None);
+    let mut next_var = search.wcnf.num_vars;
+    let (violated, relax) = violation_literals(search.wcnf, &mut next_var);
+    for clause in &relax {
+        search.oracle.add_clause(clause);
+    }
+    for ((weight, _), &lit) in search.wcnf.soft.iter().zip(&violated) {
+        oll.add_soft(-lit, *weight, None);
     }
     match search.oracle.solve(&[]) {
         Answer::Sat(model) => {
