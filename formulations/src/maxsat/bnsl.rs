@@ -26,12 +26,13 @@
 //! `best(v)` is the best score of `v`'s candidates. Soft clauses: `¬z(v, k)` with weight
 //! `L(v, k) − L(v, k − 1)` (`L(v, 0) = 0`), so taking candidate `i` costs exactly its
 //! weight: it forces its rung and every rung below, and nothing forces the rungs above.
-//! The ladder (rather than one soft clause `¬x(v, i)` per candidate) gives core-guided
-//! solvers small cores: "these nodes cannot all take their best parent sets" is a core of
-//! one rung per node, where soft clauses per candidate need every candidate of each node
-//! in it. An answer's cost is then `Σ best − score` scaled, up to the rounding of each
-//! weight by at most `0.5 · 10^−d`: the MaxSAT optimum is a DAG within `n · 0.5 · 10^−d` of the optimal
-//! score, and its score is always recomputed from the table, never read off the cost.
+//! With the ladder, "these nodes cannot all take their best parent sets" is a core of
+//! one rung per node (with one soft clause `¬x(v, i)` per candidate it holds every
+//! candidate of each node), but each rung weighs only the step to the next weight. An
+//! answer's cost is then `Σ best − score` scaled, up to the rounding of each weight by
+//! at most `0.5 · 10^−d`: the MaxSAT optimum is a DAG within `n · 0.5 · 10^−d` of the
+//! optimal score, and its score is always recomputed from the table, never read off the
+//! cost.
 //! `d` is the largest of `0..=9` for which the sum of each node's largest weight stays
 //! below 2^53.
 
