@@ -206,19 +206,26 @@ fn bad_answers_and_options_are_refused() {
     );
 }
 
-/// `--method maxsat` proves the DP's optimum on the small shipped files with both
-/// algorithms, with the solver's counts in the JSON.
+/// `--method maxsat` proves the DP's optimum on the small shipped files with every
+/// algorithm (the hitting sets of ihs on the pure-Rust back-end, and on HiGHS in a
+/// native build), with
+/// the solver's counts in the JSON.
 #[test]
 fn the_built_in_solver_proves_the_dp_optimum() {
     for name in [
         "cancer_1000.BDeu1.palim3.jkl",
         "earthquake_1000.BDeu1.palim3.jkl",
         "survey_1000.BDeu1.palim3.jkl",
+        "asia_10000.BDeu1.palim3.jkl",
     ] {
         let scores = shipped_scores(name);
         let dp = run_json(&["learn", &scores, "--method", "dp", "--json"]);
-        for algorithm in ["oll", "lsu"] {
-            let args = [
+        let mut runs: Vec<(&str, &[&str])> = vec![("oll", &[]), ("lsu", &[]), ("ihs", &[])];
+        if cfg!(feature = "highs") {
+            runs.push(("ihs", &["--backend", "highs"]));
+        }
+        for (algorithm, backend) in runs {
+            let mut args = vec![
                 "learn",
                 &scores,
                 "--method",
@@ -227,6 +234,7 @@ fn the_built_in_solver_proves_the_dp_optimum() {
                 algorithm,
                 "--json",
             ];
+            args.extend(backend);
             let answer = run_json(&args);
             assert_eq!(answer["status"], "optimal", "{name} {algorithm}");
             assert_eq!(answer["algorithm"], algorithm);
@@ -247,7 +255,7 @@ fn the_built_in_solver_proves_the_dp_optimum() {
 /// A time limit ends the search with its incumbent and a bound above it.
 #[test]
 fn a_time_limit_keeps_the_incumbent_and_the_bound() {
-    let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let scores = shipped_scores("alarm_1000.BDeu1.palim3.jkl");
     let answer = run_json(&[
         "learn",
         &scores,
@@ -269,6 +277,10 @@ fn maxsat_options_are_checked() {
     fails_with(
         &["learn", &scores, "--maxsat-algorithm", "lsu"],
         &["--maxsat-algorithm needs --method maxsat"],
+    );
+    fails_with(
+        &["learn", &scores, "--method", "maxsat", "--backend", "highs"],
+        &["--backend needs --method ilp"],
     );
     fails_with(
         &["learn", &scores, "--method", "dp", "--treewidth", "2"],

@@ -14,8 +14,9 @@ that disagrees with the optimum.
 Usage: scripts/bench/maxsat.py BIN [RC2_SCRIPT]
   RC2_SCRIPT (default /work/peers/rc2/rc2_solve_mode.py) takes MODE WCNF and prints a
   solver's `s`, `o`, `v` lines (see ../shared/PEERS.md for python-sat).
-Environment: BUDGET (seconds, default 60), ALGORITHMS (default oll,lsu), FILES (comma
-             list of paths under ../shared/instances, default every such file).
+Environment: BUDGET (seconds, default 60), ALGORITHMS (default oll,lsu,ihs), RC2_MODES
+             (default default,strat; empty for no RC2 columns), FILES (comma list of
+             paths under ../shared/instances, default every such file).
 """
 import csv
 import json
@@ -72,6 +73,8 @@ def rc2(binary, script, mode, path, wcnf, budget, tmp):
     out, secs = timed(["python3", script, mode, wcnf], budget)
     if out is None:
         return None, budget, "time"
+    if not any(line.startswith("v ") for line in out.stdout.splitlines()):
+        return None, secs, "no model"
     solution = os.path.join(tmp, "rc2.sol")
     with open(solution, "w") as f:
         f.write(out.stdout)
@@ -93,9 +96,10 @@ def main():
     binary = sys.argv[1]
     script = sys.argv[2] if len(sys.argv) > 2 else "/work/peers/rc2/rc2_solve_mode.py"
     budget = float(os.environ.get("BUDGET", "60"))
-    algorithms = os.environ.get("ALGORITHMS", "oll,lsu").split(",")
+    algorithms = os.environ.get("ALGORITHMS", "oll,lsu,ihs").split(",")
+    modes = [m for m in os.environ.get("RC2_MODES", "default,strat").split(",") if m]
     head = ["file", "n", "optimum", "MILP/DP"] + [f"maxsat {a}" for a in algorithms] + [
-        "RC2", "RC2 stratified"]
+        {"default": "RC2", "strat": "RC2 stratified"}[m] for m in modes]
     print("| " + " | ".join(head) + " |")
     print("|" + "---|" * len(head))
     with tempfile.TemporaryDirectory() as tmp:
@@ -110,7 +114,7 @@ def main():
                 found = bnsl_learn(binary, path, ["--method", "maxsat", "--maxsat-algorithm", a],
                                    budget)
                 row.append(cell(*found, optimum, budget))
-            for mode in ("default", "strat"):
+            for mode in modes:
                 row.append(cell(*rc2(binary, script, mode, path, wcnf, budget, tmp), optimum,
                                 budget))
             print("| " + " | ".join(row) + " |", flush=True)

@@ -162,7 +162,7 @@ fn engine(args: &Args) -> anyhow::Result<CollectEngine> {
     match method {
         None => Ok(CollectEngine::Auto),
         Some(Method::Dp) => {
-            args.ilp.check_used_by(Method::Dp)?;
+            args.ilp.check_used_by(Method::Dp, false)?;
             Ok(CollectEngine::Enumeration)
         }
         Some(Method::Ilp) => {

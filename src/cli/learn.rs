@@ -18,11 +18,12 @@ use bnsl_solvers::dp::DpOptions;
 use bnsl_solvers::heuristics::{AsobsOptions, KtreeVersion, LocalSearch};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
-use bnsl_solvers::maxsat::{MaxSatAlgorithm, MaxSatOptions};
+use bnsl_solvers::maxsat::{HittingSetBackend, MaxSatAlgorithm, MaxSatOptions};
 use bnsl_solvers::milp::{configured, BackendParam, Limits};
 use bnsl_solvers::StopToken;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Arguments of `bnsl learn`.
@@ -67,10 +68,12 @@ pub(crate) struct Args {
     /// Print one JSON object (score, status, bound, gap, time_s, parents, …) to stdout.
     #[arg(long)]
     pub json: bool,
-    /// The search of --method maxsat: oll (core-guided, stratified; the default) raises
-    /// a lower bound until it meets a model; lsu (linear SAT-UNSAT search) improves a
-    /// model until no cheaper one exists, so it has an incumbent early.
-    #[arg(long, value_enum, value_name = "oll|lsu")]
+    /// The search of --method maxsat: ihs (implicit hitting sets; the default) takes
+    /// cores from the SAT solver and cheapest hitting sets from a MILP back-end
+    /// (--backend; default microlp); oll (core-guided, stratified) raises a lower bound
+    /// until it meets a model; lsu (linear SAT-UNSAT search) improves a model until no
+    /// cheaper one exists.
+    #[arg(long, value_enum, value_name = "ihs|oll|lsu")]
     pub maxsat_algorithm: Option<MaxSatAlgorithmArg>,
     /// For an optimal answer, write into DIR a proof of its optimality that `bnsl verify
     /// --proof DIR` (or drat-trim) checks: the CNF "some network costs less" of the
@@ -82,6 +85,8 @@ pub(crate) struct Args {
 /// The values of `--maxsat-algorithm`.
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MaxSatAlgorithmArg {
+    /// Implicit hitting sets: cores by SAT, hitting sets by a MILP back-end.
+    Ihs,
     /// Core-guided search with totalizers (OLL), stratified.
     Oll,
     /// Linear SAT-UNSAT search on an adder network of the cost.
@@ -93,6 +98,7 @@ impl From<MaxSatAlgorithmArg> for MaxSatAlgorithm {
         match arg {
             MaxSatAlgorithmArg::Oll => MaxSatAlgorithm::Oll,
             MaxSatAlgorithmArg::Lsu => MaxSatAlgorithm::Lsu,
+            MaxSatAlgorithmArg::Ihs => MaxSatAlgorithm::Ihs,
         }
     }
 }
@@ -284,9 +290,13 @@ impl IlpArgs {
             .collect()
     }
 
-    /// Checks that the ILP flags fit `method`: none without `--method ilp`.
-    pub(super) fn check_used_by(&self, method: Method) -> anyhow::Result<()> {
-        let given = self.given_flags();
+    /// Checks that the ILP flags fit `method`: none without `--method ilp`, except
+    /// `--backend` for the hitting sets of `--maxsat-algorithm ihs` (`hitting_sets`).
+    pub(super) fn check_used_by(&self, method: Method, hitting_sets: bool) -> anyhow::Result<()> {
+        let mut given = self.given_flags();
+        if hitting_sets {
+            given.retain(|&flag| flag != "--backend");
+        }
         if method != Method::Ilp && !given.is_empty() {
             let verb = if given.len() == 1 { "needs" } else { "need" };
             bail!("{} {verb} --method ilp", given.join(", "));
@@ -652,7 +662,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     let method = resolve_method(&args, &table)?;
-    args.ilp.check_used_by(method)?;
+    let hitting_sets = args.maxsat_algorithm == Some(MaxSatAlgorithmArg::Ihs);
+    args.ilp.check_used_by(method, hitting_sets)?;
     args.ilp.check_warm_start_fits(&args.run)?;
     args.search
         .check_used_by(method, args.ilp.warm_start.as_ref())?;
@@ -683,6 +694,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
             algorithm: args.maxsat_algorithm.map(Into::into).unwrap_or_default(),
             time_limit: args.run.time_limit.map(Duration::from_secs_f64),
             stop: StopToken::new(),
+            hitting_sets: match (&args.ilp.backend, hitting_sets) {
+                (Some(name), true) => {
+                    Some(HittingSetBackend(Arc::from(configured(Some(name), &[])?)))
+                }
+                _ => None,
+            },
         },
         stop: StopToken::new(),
     };

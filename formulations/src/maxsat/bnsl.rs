@@ -5,9 +5,7 @@
 //! - `x(v, i)`: node `v` takes its `i`-th candidate parent set (one per candidate, in
 //!   table order, numbered first);
 //! - `o(u, w)` for `u < w`: `u` comes before `w` in a total order of the nodes;
-//! - the auxiliary variables of the at-most-one constraints;
-//! - the ladder `z(v, k)`: `v`'s parent set weighs at least `L(v, k)`, the `k`-th
-//!   smallest distinct positive weight among `v`'s candidates (weights below).
+//! - the auxiliary variables of the at-most-one constraints.
 //!
 //! Hard clauses:
 //! - at least one candidate per node: `x(v, 1) ∨ … ∨ x(v, m)`;
@@ -17,24 +15,17 @@
 //!   `before(u, v)` is `o(u, v)` or `¬o(v, u)`;
 //! - the order is transitive: no directed triangle, `¬before(a, b) ∨ ¬before(b, c) ∨
 //!   ¬before(c, a)` and the reverse, for every triple (a tournament without directed
-//!   triangles is a total order);
-//! - the ladder: `¬x(v, i) ∨ z(v, k)` where candidate `i` weighs `L(v, k)`, and
-//!   `¬z(v, k) ∨ z(v, k − 1)`.
+//!   triangles is a total order).
 //!
 //! So the hard clauses hold exactly for the DAGs made of candidates (with a topological
 //! order). A candidate's weight is `round((best(v) − score(v, i)) · 10^d)`, where
-//! `best(v)` is the best score of `v`'s candidates. Soft clauses: `¬z(v, k)` with weight
-//! `L(v, k) − L(v, k − 1)` (`L(v, 0) = 0`), so taking candidate `i` costs exactly its
-//! weight: it forces its rung and every rung below, and nothing forces the rungs above.
-//! With the ladder, "these nodes cannot all take their best parent sets" is a core of
-//! one rung per node (with one soft clause `¬x(v, i)` per candidate it holds every
-//! candidate of each node), but each rung weighs only the step to the next weight. An
-//! answer's cost is then `Σ best − score` scaled, up to the rounding of each weight by
-//! at most `0.5 · 10^−d`: the MaxSAT optimum is a DAG within `n · 0.5 · 10^−d` of the
+//! `best(v)` is the best score of `v`'s candidates. Soft clauses: `¬x(v, i)` with that
+//! weight, for every candidate of positive weight, so a network costs the sum of its
+//! candidates' weights: `Σ best − score` scaled, up to the rounding of each weight by at
+//! most `0.5 · 10^−d`. The MaxSAT optimum is thus a DAG within `n · 0.5 · 10^−d` of the
 //! optimal score, and its score is always recomputed from the table, never read off the
-//! cost.
-//! `d` is the largest of `0..=9` for which the sum of each node's largest weight stays
-//! below 2^53.
+//! cost. `d` is the largest of `0..=9` for which the sum of each node's largest weight
+//! stays below 2^53.
 
 use super::{Lit, Wcnf};
 use crate::{Dag, ScoreTable, VarSet};
@@ -53,11 +44,6 @@ pub struct BnslEncoding {
     order: Order,
     /// The counter variables `s_j` of each node's at-most-one constraint.
     counters: Vec<Vec<Lit>>,
-    /// Each node's ladder: its distinct positive weights, increasing, with the variable
-    /// "the node's parent set weighs at least this".
-    rungs: Vec<Vec<(u64, Lit)>>,
-    /// The weight of each node's candidates, in table order.
-    weights: Vec<Vec<u64>>,
     /// Weights are costs times `10^digits`, rounded.
     pub digits: u32,
     /// The sum of each node's best score: a network scores about `offset − cost ·
@@ -115,8 +101,6 @@ pub fn encode_bnsl(table: &ScoreTable) -> BnslEncoding {
         family_vars,
         order,
         counters: vec![Vec::new(); n],
-        rungs: vec![Vec::new(); n],
-        weights: Vec::new(),
         digits: 0,
         offset: 0.0,
     };
@@ -197,37 +181,11 @@ impl BnslEncoding {
         let scale = 10f64.powi(self.digits as i32);
         self.offset = best.iter().sum();
         for (v, top) in best.iter().enumerate() {
-            let weights: Vec<u64> = table
-                .candidates(v)
-                .iter()
-                .map(|c| ((top - c.score) * scale).round() as u64)
-                .collect();
-            self.ladder(v, &weights);
-            self.weights.push(weights);
-        }
-    }
-
-    /// Node `v`'s ladder over the candidate weights `weights` (see the module doc).
-    fn ladder(&mut self, v: usize, weights: &[u64]) {
-        let mut levels: Vec<u64> = weights.iter().copied().filter(|&w| w > 0).collect();
-        levels.sort_unstable();
-        levels.dedup();
-        let mut below = 0;
-        for (k, &level) in levels.iter().enumerate() {
-            let rung = self.wcnf.new_var();
-            if k > 0 {
-                self.wcnf.hard.push(vec![-rung, self.rungs[v][k - 1].1]);
-            }
-            self.wcnf.soft.push((level - below, vec![-rung]));
-            self.rungs[v].push((level, rung));
-            below = level;
-        }
-        for (i, &w) in weights.iter().enumerate() {
-            if w > 0 {
-                let k = levels.partition_point(|&l| l < w);
-                self.wcnf
-                    .hard
-                    .push(vec![-self.family_vars[v][i], self.rungs[v][k].1]);
+            for (c, &x) in table.candidates(v).iter().zip(&self.family_vars[v]) {
+                let weight = ((top - c.score) * scale).round() as u64;
+                if weight > 0 {
+                    self.wcnf.soft.push((weight, vec![-x]));
+                }
             }
         }
     }
@@ -266,10 +224,6 @@ impl BnslEncoding {
         }
         for (j, &s) in self.counters[v].iter().enumerate() {
             value[s as usize] = i <= j;
-        }
-        let weight = self.weights[v][i];
-        for &(level, rung) in &self.rungs[v] {
-            value[rung as usize] = level <= weight;
         }
     }
 

@@ -1,5 +1,5 @@
-//! A weighted MaxSAT solver on varisat (SPEC C7), for the encodings of
-//! [`bnsl_formulations::maxsat`]; two algorithms:
+//! A weighted MaxSAT solver on batsat (SPEC C7), for the encodings of
+//! [`bnsl_formulations::maxsat`]; three algorithms:
 //!
 //! - [`MaxSatAlgorithm::Oll`], core-guided (OLL: Andres et al. 2012; Morgado et al.
 //!   2014), which raises a lower bound: each unsatisfiable core of the soft clauses
@@ -12,9 +12,12 @@
 //!   found is an incumbent, and the next call asks for a cheaper one through the adder
 //!   network of [`cost_bound`](bnsl_formulations::maxsat::cost_bound); the last call is
 //!   the one that finds none, which proves the incumbent optimal.
+//! - [`MaxSatAlgorithm::Ihs`], implicit hitting sets (MaxHS), with a MILP back-end for
+//!   the hitting sets (see [`ihs`]).
 //!
 //! Both stop at a time limit or a [`StopToken`] with the best model and bound so far.
 
+mod ihs;
 mod lsu;
 mod oll;
 mod oracle;
@@ -24,19 +27,24 @@ mod totalizer;
 #[cfg(test)]
 mod tests;
 
+use crate::milp::MilpBackend;
 use crate::StopToken;
 use bnsl_formulations::maxsat::Wcnf;
 use oracle::{Limit, Oracle};
+use std::fmt;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// The search a MaxSAT solve runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MaxSatAlgorithm {
     /// Core-guided search with totalizers (OLL), stratified.
-    #[default]
     Oll,
     /// Linear SAT-UNSAT search on the adder network of the cost.
     Lsu,
+    /// Implicit hitting sets: cores from the SAT solver, hitting sets from a MILP.
+    #[default]
+    Ihs,
 }
 
 impl MaxSatAlgorithm {
@@ -45,6 +53,7 @@ impl MaxSatAlgorithm {
         match self {
             MaxSatAlgorithm::Oll => "oll",
             MaxSatAlgorithm::Lsu => "lsu",
+            MaxSatAlgorithm::Ihs => "ihs",
         }
     }
 }
@@ -58,6 +67,35 @@ pub struct MaxSatOptions {
     pub time_limit: Option<Duration>,
     /// Stops the solve early from outside.
     pub stop: StopToken,
+    /// The MILP back-end of [`MaxSatAlgorithm::Ihs`]; `None`: the default of
+    /// [`default_hitting_set_backend`].
+    pub hitting_sets: Option<HittingSetBackend>,
+}
+
+/// The MILP back-end that finds the hitting sets of [`MaxSatAlgorithm::Ihs`].
+#[derive(Clone)]
+pub struct HittingSetBackend(pub Arc<dyn MilpBackend>);
+
+impl fmt::Debug for HittingSetBackend {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HittingSetBackend({})", self.0.name())
+    }
+}
+
+/// The back-end [`MaxSatAlgorithm::Ihs`] takes when none is given: microlp when it is
+/// compiled in (on these many small covering programs it was faster than HiGHS, which
+/// pays a start-up cost per program; README, "MaxSAT"), else the one that solves small
+/// programs fastest.
+pub fn default_hitting_set_backend() -> Option<Box<dyn MilpBackend>> {
+    crate::milp::backend("microlp").or_else(crate::milp::small_program_backend)
+}
+
+/// Why a MaxSAT solve could not start.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum MaxSatError {
+    /// [`MaxSatAlgorithm::Ihs`] was asked for in a build without a MILP back-end.
+    #[error("the hitting-set search (ihs) needs a MILP back-end, and this build has none")]
+    NoMilpBackend,
 }
 
 /// How a MaxSAT solve ended.
@@ -109,9 +147,17 @@ pub fn solve_maxsat(
     wcnf: &Wcnf,
     options: &MaxSatOptions,
     progress: &dyn Fn(&MaxSatProgress),
-) -> MaxSatResult {
+) -> Result<MaxSatResult, MaxSatError> {
+    let hitting_sets = match (options.algorithm, &options.hitting_sets) {
+        (MaxSatAlgorithm::Ihs, Some(backend)) => Some(Arc::clone(&backend.0)),
+        (MaxSatAlgorithm::Ihs, None) => Some(Arc::from(
+            default_hitting_set_backend().ok_or(MaxSatError::NoMilpBackend)?,
+        )),
+        _ => None,
+    };
+    let deadline = options.time_limit.map(|t| Instant::now() + t);
     let limit = Limit {
-        deadline: options.time_limit.map(|t| Instant::now() + t),
+        deadline,
         stop: options.stop.clone(),
     };
     let mut search = Search::new(wcnf, Oracle::new(wcnf.num_vars, limit), progress);
@@ -121,8 +167,12 @@ pub fn solve_maxsat(
     let status = match options.algorithm {
         MaxSatAlgorithm::Oll => oll::run(&mut search),
         MaxSatAlgorithm::Lsu => lsu::run(&mut search),
+        MaxSatAlgorithm::Ihs => {
+            let backend = hitting_sets.expect("ihs has a back-end");
+            ihs::run(&mut search, backend.as_ref(), deadline, &options.stop)
+        }
     };
-    search.finish(status)
+    Ok(search.finish(status))
 }
 
 /// What a search ended with, before the incumbent is attached.
@@ -182,6 +232,14 @@ impl<'a> Search<'a> {
         self.lower_bound += by;
         self.cores += 1;
         self.report();
+    }
+
+    /// Raises the lower bound to `bound` (a bound proved otherwise than by one core).
+    fn set_lower_bound(&mut self, bound: u64) {
+        if bound > self.lower_bound {
+            self.lower_bound = bound;
+            self.report();
+        }
     }
 
     fn closed(&self) -> bool {

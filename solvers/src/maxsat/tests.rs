@@ -26,7 +26,16 @@ fn solve(wcnf: &Wcnf, algorithm: MaxSatAlgorithm) -> MaxSatResult {
         algorithm,
         ..Default::default()
     };
-    solve_maxsat(wcnf, &options, &|_| {})
+    solve_maxsat(wcnf, &options, &|_| {}).expect("a MILP back-end is compiled in")
+}
+
+/// Every algorithm this build can run: `ihs` needs a MILP back-end.
+fn algorithms() -> Vec<MaxSatAlgorithm> {
+    let mut all = vec![MaxSatAlgorithm::Oll, MaxSatAlgorithm::Lsu];
+    if default_hitting_set_backend().is_some() {
+        all.push(MaxSatAlgorithm::Ihs);
+    }
+    all
 }
 
 fn arb_clause(vars: u32, len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Vec<Lit>> {
@@ -57,9 +66,9 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
-    fn both_algorithms_find_the_brute_force_optimum(wcnf in arb_wcnf()) {
+    fn every_algorithm_finds_the_brute_force_optimum(wcnf in arb_wcnf()) {
         let best = brute_force(&wcnf);
-        for algorithm in [MaxSatAlgorithm::Oll, MaxSatAlgorithm::Lsu] {
+        for algorithm in algorithms() {
             let result = solve(&wcnf, algorithm);
             match best {
                 None => prop_assert_eq!(result.status, MaxSatStatus::Unsatisfiable),
@@ -88,6 +97,32 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(60))]
+
+    #[test]
+    fn hitting_sets_from_every_back_end_reach_the_brute_force_optimum(wcnf in arb_wcnf()) {
+        let best = brute_force(&wcnf);
+        for backend in crate::milp::backends() {
+            let name = backend.name();
+            let options = MaxSatOptions {
+                algorithm: MaxSatAlgorithm::Ihs,
+                hitting_sets: Some(HittingSetBackend(std::sync::Arc::from(backend))),
+                ..Default::default()
+            };
+            let result = solve_maxsat(&wcnf, &options, &|_| {}).expect("a back-end is given");
+            match best {
+                None => prop_assert_eq!(result.status, MaxSatStatus::Unsatisfiable, "{}", name),
+                Some(best) => {
+                    prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
+                    prop_assert_eq!(result.cost, Some(best), "{}", name);
+                    prop_assert_eq!(result.lower_bound, best, "{}", name);
+                }
+            }
+        }
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(120))]
 
     #[test]
@@ -95,7 +130,7 @@ proptest! {
         let encoding = encode_bnsl(&table);
         let dp = solve_dp(&table, &DpOptions::default()).expect("a DAG");
         let map = encoding.family_map(&table);
-        for algorithm in [MaxSatAlgorithm::Oll, MaxSatAlgorithm::Lsu] {
+        for algorithm in algorithms() {
             let result = solve(&encoding.wcnf, algorithm);
             prop_assert_eq!(result.status, MaxSatStatus::Optimal);
             let (dag, score) = map.decode(result.model.as_ref().expect("a model")).expect("a DAG");
@@ -118,7 +153,7 @@ fn a_stopped_solve_reports_what_it_has() {
         stop,
         ..Default::default()
     };
-    let result = solve_maxsat(&wcnf, &options, &|_| {});
+    let result = solve_maxsat(&wcnf, &options, &|_| {}).expect("a MILP back-end is compiled in");
     assert_eq!(result.status, MaxSatStatus::Unknown);
     assert_eq!(result.sat_calls, 0);
 }
@@ -130,13 +165,14 @@ fn progress_sees_the_bounds_meet() {
         hard: vec![vec![1, 2], vec![2, 3], vec![1, 3]],
         soft: vec![(3, vec![-1]), (5, vec![-2]), (7, vec![-3])],
     };
-    for algorithm in [MaxSatAlgorithm::Oll, MaxSatAlgorithm::Lsu] {
+    for algorithm in algorithms() {
         let seen = std::sync::Mutex::new(Vec::new());
         let options = MaxSatOptions {
             algorithm,
             ..Default::default()
         };
-        let result = solve_maxsat(&wcnf, &options, &|p| seen.lock().unwrap().push(p.clone()));
+        let result = solve_maxsat(&wcnf, &options, &|p| seen.lock().unwrap().push(p.clone()))
+            .expect("a MILP back-end is compiled in");
         assert_eq!(result.cost, Some(8), "{algorithm:?}");
         let seen = seen.into_inner().unwrap();
         let last = seen.last().expect("progress");

@@ -468,6 +468,12 @@ pub(crate) fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
         .map(|b| b.for_sub_ips())
 }
 
+/// The compiled-in back-end of highest [`MilpBackend::sub_ip_rank`], with its ordinary
+/// settings: for many small programs solved to optimality.
+pub(crate) fn small_program_backend() -> Option<Box<dyn MilpBackend>> {
+    backends().into_iter().max_by_key(|b| b.sub_ip_rank())
+}
+
 /// The error of a back-end that takes no options, for the first of `params`, if any.
 #[cfg_attr(not(any(feature = "cbc", feature = "good_lp")), allow(dead_code))]
 fn refuse_params(backend: &'static str, params: &[(String, String)]) -> Result<(), SolverError> {

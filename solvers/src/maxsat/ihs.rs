@@ -1,0 +1,297 @@
+//! Implicit hitting sets (MaxHS: Davies & Bacchus 2011, 2013): the SAT solver finds
+//! cores, sets of soft clauses that cannot all hold, and a MILP back-end finds a
+//! cheapest set of soft clauses that meets every core found, the hitting set. Its cost
+//! is a lower bound; when the formula has a model that satisfies every soft clause
+//! outside the hitting set, that model costs at most the bound and is optimal.
+//!
+//! A first call without assumptions gives an incumbent. Then each round:
+//! 1. Assume every soft clause outside the hitting set holds. A core is shrunk until
+//!    every member is needed (the cheapest members are dropped first, keeping the
+//!    costly ones a lower bound needs), kept, and its members are no longer assumed;
+//!    the next call finds another core, disjoint from those of this round, until the
+//!    assumptions have a model, which is offered as an incumbent. Up to
+//!    [`GREEDY_ROUNDS`] more rounds run on greedy extensions of the hitting set (each
+//!    new core's cheapest member added), while they find cores.
+//! 2. The MILP `min Σ w_j y_j` subject to `Σ_{j ∈ K} y_j ≥ 1` for every core `K` gives
+//!    the next hitting set and raises the lower bound to its cost.
+//!
+//! The search ends when the lower bound reaches the incumbent, or when a cheapest
+//! hitting set meets no new core (its model is then optimal). The bound is the cost of a
+//! hitting set the back-end declared cheapest, so it holds as far as that declaration
+//! does: the weights are integers below 2^53, exact in floating point, but a back-end's
+//! relative tolerances (about 10^−9) may not tell apart two sums that differ by a few
+//! units.
+
+use super::oracle::Answer;
+use super::{Outcome, Search};
+use crate::milp::{Limits, MilpBackend, Status};
+use crate::StopToken;
+use bnsl_formulations::maxsat::cost_bound::violation_literals;
+use bnsl_formulations::maxsat::Lit;
+use bnsl_formulations::milp::{MilpModel, Sense, VarId};
+use rustc_hash::FxHashMap;
+use std::time::Instant;
+
+/// Greedy rounds of core extraction between two hitting sets from the MILP.
+const GREEDY_ROUNDS: usize = 10;
+
+/// Cores of more members than this are only trimmed, not reduced to a minimal core: a
+/// minimal one costs a SAT call per member.
+const MINIMISE_UP_TO: usize = 300;
+
+/// The soft clauses, merged by assumption literal.
+struct Softs {
+    /// True when the soft clause holds.
+    lits: Vec<Lit>,
+    weights: Vec<u64>,
+    by_lit: FxHashMap<Lit, usize>,
+}
+
+impl Softs {
+    fn new(search: &mut Search<'_>) -> Self {
+        let mut next_var = search.wcnf.num_vars;
+        let (violated, relax) = violation_literals(search.wcnf, &mut next_var);
+        for clause in &relax {
+            search.oracle.add_clause(clause);
+        }
+        let mut softs = Softs {
+            lits: Vec::new(),
+            weights: Vec::new(),
+            by_lit: FxHashMap::default(),
+        };
+        for ((weight, _), &v) in search.wcnf.soft.iter().zip(&violated) {
+            let i = *softs.by_lit.entry(-v).or_insert_with(|| {
+                softs.lits.push(-v);
+                softs.weights.push(0);
+                softs.lits.len() - 1
+            });
+            softs.weights[i] += weight;
+        }
+        softs
+    }
+}
+
+/// The hitting-set program, grown by a column per soft clause met in a core and a row
+/// per core.
+struct HittingSets {
+    model: MilpModel,
+    column: FxHashMap<usize, VarId>,
+}
+
+impl HittingSets {
+    fn add_core(&mut self, core: &[usize], softs: &Softs) {
+        let mut row = Vec::with_capacity(core.len());
+        for &j in core {
+            let id = *self.column.entry(j).or_insert_with(|| {
+                self.model
+                    .add_binary(format!("y{j}"), softs.weights[j] as f64)
+                    .expect("a fresh column name")
+            });
+            row.push((id, 1.0));
+        }
+        let name = format!("core{}", self.model.num_rows());
+        self.model
+            .add_ge(name, row, 1.0)
+            .expect("a row over existing columns");
+    }
+
+    /// A cheapest hitting set of the cores (by soft index) and whether the back-end
+    /// proved it cheapest; `None` when the back-end found none (stopped, or failed).
+    fn solve(&self, backend: &dyn MilpBackend, limits: &Limits) -> Option<(Vec<usize>, bool)> {
+        let outcome = backend.solve(&self.model, limits).ok()?;
+        let values = outcome.values?;
+        let chosen = self
+            .column
+            .iter()
+            .filter(|(_, id)| values[id.index()] > 0.5)
+            .map(|(&j, _)| j)
+            .collect();
+        Some((chosen, outcome.status == Status::Optimal))
+    }
+}
+
+/// Runs the implicit-hitting-set search on the formula of `search` (its hard clauses
+/// already in the oracle), with hitting sets from `backend`.
+pub(super) fn run(
+    search: &mut Search<'_>,
+    backend: &dyn MilpBackend,
+    deadline: Option<Instant>,
+    stop: &StopToken,
+) -> Outcome {
+    let softs = Softs::new(search);
+    let mut programs = HittingSets {
+        model: MilpModel::new(Sense::Minimize),
+        column: FxHashMap::default(),
+    };
+    match search.oracle.solve(&[]) {
+        Answer::Sat(model) => {
+            search.offer(model);
+        }
+        Answer::Unsat(_) => return Outcome::Unsatisfiable,
+        Answer::Stopped => return Outcome::Stopped,
+    }
+    // The empty set is the cheapest hitting set of no cores.
+    let mut hitting_set = vec![false; softs.lits.len()];
+    loop {
+        let found = match find_cores(search, &softs, &mut programs, hitting_set.clone()) {
+            Extracted::Cores(cores) => cores.len(),
+            Extracted::Unsatisfiable => return Outcome::Unsatisfiable,
+            Extracted::Stopped => return Outcome::Stopped,
+        };
+        if search.closed() {
+            return Outcome::Closed;
+        }
+        if found == 0 {
+            // A model satisfies every soft clause outside a cheapest hitting set, so it
+            // costs no more than that set: optimal, to the back-end's tolerances (which
+            // may not tell apart sums of weights that differ by a few units in 10^9).
+            search.lower_bound = search.upper_bound().unwrap_or(search.lower_bound);
+            return Outcome::Closed;
+        }
+        let limits = Limits {
+            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            stop: stop.clone(),
+            ..Limits::default()
+        };
+        let Some((chosen, proved)) = programs.solve(backend, &limits) else {
+            return Outcome::Stopped;
+        };
+        hitting_set.iter_mut().for_each(|h| *h = false);
+        for &j in &chosen {
+            hitting_set[j] = true;
+        }
+        if !proved {
+            return Outcome::Stopped;
+        }
+        let cost: u64 = chosen.iter().map(|&j| softs.weights[j]).sum();
+        search.set_lower_bound(cost.min(search.upper_bound().unwrap_or(cost)));
+        if search.closed() {
+            return Outcome::Closed;
+        }
+    }
+}
+
+/// Finds cores under `hitting_set` and then under greedy extensions of it (each new
+/// core's cheapest member added), for up to [`GREEDY_ROUNDS`] rounds or until one finds
+/// none, and adds them to `programs` (step 1 of the module doc).
+fn find_cores(
+    search: &mut Search<'_>,
+    softs: &Softs,
+    programs: &mut HittingSets,
+    mut hitting_set: Vec<bool>,
+) -> Extracted {
+    let mut all = Vec::new();
+    for _ in 0..GREEDY_ROUNDS {
+        let cores = match extract_cores(search, softs, &hitting_set) {
+            Extracted::Cores(cores) => cores,
+            other => return other,
+        };
+        if cores.is_empty() || search.closed() {
+            return Extracted::Cores(all);
+        }
+        for core in cores {
+            programs.add_core(&core, softs);
+            let cheapest = core.iter().copied().min_by_key(|&j| softs.weights[j]);
+            hitting_set[cheapest.expect("a core has members")] = true;
+            all.push(core);
+        }
+    }
+    Extracted::Cores(all)
+}
+
+/// What a round of core extraction ended with.
+enum Extracted {
+    /// The round's cores (soft indices), disjoint; its last call found a model.
+    Cores(Vec<Vec<usize>>),
+    /// The hard clauses have no model.
+    Unsatisfiable,
+    /// A limit stopped it.
+    Stopped,
+}
+
+/// Finds disjoint cores among the soft clauses outside `hitting_set` until the rest
+/// have a model (step 1 of the module doc).
+fn extract_cores(search: &mut Search<'_>, softs: &Softs, hitting_set: &[bool]) -> Extracted {
+    let mut assumed = hitting_set.iter().map(|&h| !h).collect::<Vec<bool>>();
+    let mut cores = Vec::new();
+    loop {
+        let assumptions: Vec<Lit> = (0..softs.lits.len())
+            .filter(|&j| assumed[j])
+            .map(|j| softs.lits[j])
+            .collect();
+        match search.oracle.solve(&assumptions) {
+            Answer::Sat(model) => {
+                search.offer(model);
+                return Extracted::Cores(cores);
+            }
+            Answer::Unsat(core) if core.is_empty() => return Extracted::Unsatisfiable,
+            Answer::Unsat(core) => {
+                let core: Vec<usize> = core.iter().map(|l| softs.by_lit[l]).collect();
+                let Some(core) = minimise(search, softs, core) else {
+                    return Extracted::Stopped;
+                };
+                if core.is_empty() {
+                    return Extracted::Unsatisfiable;
+                }
+                for &j in &core {
+                    assumed[j] = false;
+                }
+                search.cores += 1;
+                cores.push(core);
+            }
+            Answer::Stopped => return Extracted::Stopped,
+        }
+    }
+}
+
+/// Shrinks `core` by dropping members, the cheapest first, while the rest is still a
+/// core (to a minimal core when it has at most [`MINIMISE_UP_TO`] members, else by
+/// solving under the core once more); `None` when stopped.
+fn minimise(search: &mut Search<'_>, softs: &Softs, core: Vec<usize>) -> Option<Vec<usize>> {
+    let mut core = match core.len() > MINIMISE_UP_TO {
+        true => shrink_under(search, softs, &core)?.unwrap_or(core),
+        false => core,
+    };
+    if core.len() > MINIMISE_UP_TO {
+        return Some(core);
+    }
+    core.sort_by_key(|&j| softs.weights[j]);
+    let mut i = 0;
+    while i < core.len() && core.len() > 1 {
+        let without: Vec<usize> = core
+            .iter()
+            .enumerate()
+            .filter(|&(k, _)| k != i)
+            .map(|(_, &j)| j)
+            .collect();
+        match shrink_under(search, softs, &without)? {
+            Some(smaller) => {
+                core = without
+                    .into_iter()
+                    .filter(|j| smaller.contains(j))
+                    .collect();
+            }
+            None => i += 1,
+        }
+    }
+    Some(core)
+}
+
+/// Solves under the soft clauses `members`: `Some(Some(core))` when they cannot all
+/// hold (a core among them), `Some(None)` when they can (the model is offered), `None`
+/// when stopped.
+fn shrink_under(
+    search: &mut Search<'_>,
+    softs: &Softs,
+    members: &[usize],
+) -> Option<Option<Vec<usize>>> {
+    let assumptions: Vec<Lit> = members.iter().map(|&j| softs.lits[j]).collect();
+    match search.oracle.solve(&assumptions) {
+        Answer::Unsat(core) => Some(Some(core.iter().map(|l| softs.by_lit[l]).collect())),
+        Answer::Sat(model) => {
+            search.offer(model);
+            Some(None)
+        }
+        Answer::Stopped => None,
+    }
+}
