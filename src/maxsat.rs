@@ -78,6 +78,9 @@ pub fn run_maxsat(
     for (key, value) in fields {
         report.extra.insert(key.into(), value);
     }
+    if let Some(why) = &result.failure {
+        report.extra.insert("stopped".into(), json!(why));
+    }
     Ok(())
 }
 

@@ -43,25 +43,31 @@ impl Wcnf {
     /// The weight an assignment falsifies (`value[v]` for variable `v`; index 0 is
     /// unused), or `None` when it falsifies a hard clause.
     pub fn cost(&self, value: &[bool]) -> Option<u64> {
-        let holds = |clause: &[Lit]| {
-            clause
-                .iter()
-                .any(|&l| value[l.unsigned_abs() as usize] == (l > 0))
-        };
-        if !self.hard.iter().all(|c| holds(c)) {
+        if !self.hard.iter().all(|c| holds(c, value)) {
             return None;
         }
-        Some(
-            self.soft
-                .iter()
-                .filter(|(_, c)| !holds(c))
-                .map(|(w, _)| w)
-                .sum(),
-        )
+        Some(self.falsified_weight(value))
+    }
+
+    /// The weight of the soft clauses an assignment falsifies, whatever it does to the
+    /// hard clauses.
+    pub fn falsified_weight(&self, value: &[bool]) -> u64 {
+        self.soft
+            .iter()
+            .filter(|(_, c)| !holds(c, value))
+            .map(|(w, _)| w)
+            .sum()
     }
 
     /// The sum of the soft weights.
     pub fn total_weight(&self) -> u64 {
         self.soft.iter().map(|(w, _)| w).sum()
     }
+}
+
+/// Whether `value` satisfies `clause`.
+fn holds(clause: &[Lit], value: &[bool]) -> bool {
+    clause
+        .iter()
+        .any(|&l| value[l.unsigned_abs() as usize] == (l > 0))
 }

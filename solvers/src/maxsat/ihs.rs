@@ -24,7 +24,7 @@
 
 use super::oracle::Answer;
 use super::{Outcome, Search};
-use crate::milp::{Limits, MilpBackend, Status};
+use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use crate::StopToken;
 use bnsl_formulations::maxsat::cost_bound::violation_literals;
 use bnsl_formulations::maxsat::Lit;
@@ -96,17 +96,23 @@ impl HittingSets {
     }
 
     /// A cheapest hitting set of the cores (by soft index) and whether the back-end
-    /// proved it cheapest; `None` when the back-end found none (stopped, or failed).
-    fn solve(&self, backend: &dyn MilpBackend, limits: &Limits) -> Option<(Vec<usize>, bool)> {
-        let outcome = backend.solve(&self.model, limits).ok()?;
-        let values = outcome.values?;
+    /// proved it cheapest; `None` when a limit stopped the back-end before it found one.
+    fn solve(
+        &self,
+        backend: &dyn MilpBackend,
+        limits: &Limits,
+    ) -> Result<Option<(Vec<usize>, bool)>, SolverError> {
+        let outcome = backend.solve(&self.model, limits)?;
+        let Some(values) = outcome.values else {
+            return Ok(None);
+        };
         let chosen = self
             .column
             .iter()
             .filter(|(_, id)| values[id.index()] > 0.5)
             .map(|(&j, _)| j)
             .collect();
-        Some((chosen, outcome.status == Status::Optimal))
+        Ok(Some((chosen, outcome.status == Status::Optimal)))
     }
 }
 
@@ -153,8 +159,13 @@ pub(super) fn run(
             stop: stop.clone(),
             ..Limits::default()
         };
-        let Some((chosen, proved)) = programs.solve(backend, &limits) else {
-            return Outcome::Stopped;
+        let (chosen, proved) = match programs.solve(backend, &limits) {
+            Ok(Some(found)) => found,
+            Ok(None) => return Outcome::Stopped,
+            Err(e) => {
+                search.failure = Some(format!("the hitting-set back-end failed: {e}"));
+                return Outcome::Stopped;
+            }
         };
         hitting_set.iter_mut().for_each(|h| *h = false);
         for &j in &chosen {

@@ -13,7 +13,7 @@
 //!   network of [`cost_bound`](bnsl_formulations::maxsat::cost_bound); the last call is
 //!   the one that finds none, which proves the incumbent optimal.
 //! - [`MaxSatAlgorithm::Ihs`], implicit hitting sets (MaxHS), with a MILP back-end for
-//!   the hitting sets (see [`ihs`]).
+//!   the hitting sets.
 //!
 //! Both stop at a time limit or a [`StopToken`] with the best model and bound so far.
 
@@ -126,6 +126,9 @@ pub struct MaxSatResult {
     pub cores: usize,
     /// Calls to the SAT solver.
     pub sat_calls: usize,
+    /// Why the search ended early other than by a limit (a MILP back-end's error), if it
+    /// did; the model and bound are then those found before.
+    pub failure: Option<String>,
 }
 
 /// Where a running solve stands, reported after each model and core.
@@ -193,6 +196,7 @@ struct Search<'a> {
     best: Option<(u64, Vec<bool>)>,
     lower_bound: u64,
     cores: usize,
+    failure: Option<String>,
     progress: &'a dyn Fn(&MaxSatProgress),
 }
 
@@ -204,6 +208,7 @@ impl<'a> Search<'a> {
             best: None,
             lower_bound: 0,
             cores: 0,
+            failure: None,
             progress,
         }
     }
@@ -214,13 +219,16 @@ impl<'a> Search<'a> {
     }
 
     /// Keeps `model` if it is cheaper than the incumbent; returns its cost.
+    /// (The hard clauses are checked only for a model that becomes the incumbent.)
     fn offer(&mut self, mut model: Vec<bool>) -> u64 {
         model.truncate(self.wcnf.num_vars as usize + 1);
-        let cost = self
-            .wcnf
-            .cost(&model)
-            .expect("the SAT solver's model satisfies the hard clauses");
+        let cost = self.wcnf.falsified_weight(&model);
         if self.upper_bound().is_none_or(|ub| cost < ub) {
+            assert_eq!(
+                self.wcnf.cost(&model),
+                Some(cost),
+                "the SAT solver's model satisfies the hard clauses"
+            );
             self.best = Some((cost, model));
             self.report();
         }
@@ -277,6 +285,7 @@ impl<'a> Search<'a> {
             lower_bound,
             cores: self.cores,
             sat_calls: self.oracle.calls,
+            failure: self.failure,
         }
     }
 }

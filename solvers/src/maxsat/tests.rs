@@ -274,3 +274,57 @@ proptest! {
         prop_assert_eq!(fits, tw <= width, "treewidth {} bound {}", tw, width);
     }
 }
+
+/// A back-end whose every solve fails, to see the failure reported.
+struct FailingBackend;
+
+impl crate::milp::MilpBackend for FailingBackend {
+    fn name(&self) -> &'static str {
+        "failing"
+    }
+
+    fn solve(
+        &self,
+        _: &bnsl_formulations::milp::MilpModel,
+        _: &crate::milp::Limits,
+    ) -> Result<crate::milp::MilpOutcome, crate::milp::SolverError> {
+        Err(crate::milp::SolverError::Backend {
+            backend: "failing",
+            message: "out of licences".into(),
+        })
+    }
+
+    fn with_params(
+        &self,
+        _: &[(String, String)],
+    ) -> Result<Box<dyn crate::milp::MilpBackend>, crate::milp::SolverError> {
+        Ok(Box::new(FailingBackend))
+    }
+
+    fn for_sub_ips(&self) -> Box<dyn crate::milp::MilpBackend> {
+        Box::new(FailingBackend)
+    }
+
+    fn sub_ip_rank(&self) -> u8 {
+        0
+    }
+}
+
+#[test]
+fn a_failing_hitting_set_back_end_is_reported_with_the_incumbent() {
+    let wcnf = Wcnf {
+        num_vars: 2,
+        hard: vec![vec![1, 2]],
+        soft: vec![(3, vec![-1]), (5, vec![-2])],
+    };
+    let options = MaxSatOptions {
+        algorithm: MaxSatAlgorithm::Ihs,
+        hitting_sets: Some(HittingSetBackend(std::sync::Arc::new(FailingBackend))),
+        ..Default::default()
+    };
+    let result = solve_maxsat(&wcnf, &options, &|_| {}).expect("a back-end is given");
+    assert_eq!(result.status, MaxSatStatus::Feasible);
+    assert!(result.cost.is_some());
+    let failure = result.failure.expect("the failure is reported");
+    assert!(failure.contains("out of licences"), "{failure}");
+}
