@@ -123,7 +123,9 @@ const DEFAULT_ORDER_SEED: u64 = 1;
 #[derive(clap::Args, Debug)]
 pub(crate) struct IlpArgs {
     /// MILP back-end (scip, highs, cbc, microlp; default: the first compiled in, in that
-    /// order). microlp, pure Rust and in every build, is for small programs only.
+    /// order). microlp, pure Rust and in every build, is for small programs only. With
+    /// --method maxsat --maxsat-algorithm ihs: the back-end of the hitting sets
+    /// (default microlp).
     #[arg(long, value_name = "NAME")]
     pub backend: Option<String>,
     /// Program to solve: family variables with cluster cuts, or the ordering formulation.
