@@ -25,8 +25,6 @@
 use super::oracle::Answer;
 use super::{Outcome, Search};
 use crate::milp::{Limits, MilpBackend, SolverError, Status};
-use crate::StopToken;
-use bnsl_formulations::maxsat::cost_bound::violation_literals;
 use bnsl_formulations::maxsat::Lit;
 use bnsl_formulations::milp::{MilpModel, Sense, VarId};
 use rustc_hash::FxHashMap;
@@ -50,10 +48,7 @@ struct Softs {
 impl Softs {
     fn new(search: &mut Search<'_>) -> Self {
         let mut next_var = search.wcnf.num_vars;
-        let (violated, relax) = violation_literals(search.wcnf, &mut next_var);
-        for clause in &relax {
-            search.oracle.add_clause(clause);
-        }
+        let violated = search.relax_softs(&mut next_var);
         let mut softs = Softs {
             lits: Vec::new(),
             weights: Vec::new(),
@@ -118,31 +113,21 @@ impl HittingSets {
 
 /// Runs the implicit-hitting-set search on the formula of `search` (its hard clauses
 /// already in the oracle), with hitting sets from `backend`.
-pub(super) fn run(
-    search: &mut Search<'_>,
-    backend: &dyn MilpBackend,
-    deadline: Option<Instant>,
-    stop: &StopToken,
-) -> Outcome {
+pub(super) fn run(search: &mut Search<'_>, backend: &dyn MilpBackend) -> Outcome {
     let softs = Softs::new(search);
     let mut programs = HittingSets {
         model: MilpModel::new(Sense::Minimize),
         column: FxHashMap::default(),
     };
-    match search.oracle.solve(&[]) {
-        Answer::Sat(model) => {
-            search.offer(model);
-        }
-        Answer::Unsat(_) => return Outcome::Unsatisfiable,
-        Answer::Stopped => return Outcome::Stopped,
+    if let Some(end) = search.first_model() {
+        return end;
     }
     // The empty set is the cheapest hitting set of no cores.
     let mut hitting_set = vec![false; softs.lits.len()];
     loop {
         let found = match find_cores(search, &softs, &mut programs, hitting_set.clone()) {
-            Extracted::Cores(cores) => cores.len(),
-            Extracted::Unsatisfiable => return Outcome::Unsatisfiable,
-            Extracted::Stopped => return Outcome::Stopped,
+            Ok(found) => found,
+            Err(end) => return end,
         };
         if search.closed() {
             return Outcome::Closed;
@@ -154,9 +139,12 @@ pub(super) fn run(
             search.lower_bound = search.upper_bound().unwrap_or(search.lower_bound);
             return Outcome::Closed;
         }
+        let limit = search.oracle.limit();
         let limits = Limits {
-            time_limit: deadline.map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
-            stop: stop.clone(),
+            time_limit: limit
+                .deadline
+                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+            stop: limit.stop.clone(),
             ..Limits::default()
         };
         let (chosen, proved) = match programs.solve(backend, &limits) {
@@ -184,45 +172,38 @@ pub(super) fn run(
 
 /// Finds cores under `hitting_set` and then under greedy extensions of it (each new
 /// core's cheapest member added), for up to [`GREEDY_ROUNDS`] rounds or until one finds
-/// none, and adds them to `programs` (step 1 of the module doc).
+/// none, and adds them to `programs` (step 1 of the module doc); returns how many, or
+/// the outcome that ends the search (no model, or stopped).
 fn find_cores(
     search: &mut Search<'_>,
     softs: &Softs,
     programs: &mut HittingSets,
     mut hitting_set: Vec<bool>,
-) -> Extracted {
-    let mut all = Vec::new();
+) -> Result<usize, Outcome> {
+    let mut found = 0;
     for _ in 0..GREEDY_ROUNDS {
-        let cores = match extract_cores(search, softs, &hitting_set) {
-            Extracted::Cores(cores) => cores,
-            other => return other,
-        };
+        let cores = extract_cores(search, softs, &hitting_set)?;
         if cores.is_empty() || search.closed() {
-            return Extracted::Cores(all);
+            break;
         }
         for core in cores {
             programs.add_core(&core, softs);
             let cheapest = core.iter().copied().min_by_key(|&j| softs.weights[j]);
             hitting_set[cheapest.expect("a core has members")] = true;
-            all.push(core);
+            found += 1;
         }
     }
-    Extracted::Cores(all)
+    Ok(found)
 }
 
-/// What a round of core extraction ended with.
-enum Extracted {
-    /// The round's cores (soft indices), disjoint; its last call found a model.
-    Cores(Vec<Vec<usize>>),
-    /// The hard clauses have no model.
-    Unsatisfiable,
-    /// A limit stopped it.
-    Stopped,
-}
-
-/// Finds disjoint cores among the soft clauses outside `hitting_set` until the rest
-/// have a model (step 1 of the module doc).
-fn extract_cores(search: &mut Search<'_>, softs: &Softs, hitting_set: &[bool]) -> Extracted {
+/// Finds disjoint cores (soft indices) among the soft clauses outside `hitting_set`
+/// until the rest have a model (step 1 of the module doc), or the outcome that ends the
+/// search (no model, or stopped).
+fn extract_cores(
+    search: &mut Search<'_>,
+    softs: &Softs,
+    hitting_set: &[bool],
+) -> Result<Vec<Vec<usize>>, Outcome> {
     let mut assumed = hitting_set.iter().map(|&h| !h).collect::<Vec<bool>>();
     let mut cores = Vec::new();
     loop {
@@ -233,16 +214,14 @@ fn extract_cores(search: &mut Search<'_>, softs: &Softs, hitting_set: &[bool]) -
         match search.oracle.solve(&assumptions) {
             Answer::Sat(model) => {
                 search.offer(model);
-                return Extracted::Cores(cores);
+                return Ok(cores);
             }
-            Answer::Unsat(core) if core.is_empty() => return Extracted::Unsatisfiable,
+            Answer::Unsat(core) if core.is_empty() => return Err(Outcome::Unsatisfiable),
             Answer::Unsat(core) => {
                 let core: Vec<usize> = core.iter().map(|l| softs.by_lit[l]).collect();
-                let Some(core) = minimise(search, softs, core) else {
-                    return Extracted::Stopped;
-                };
+                let core = minimise(search, softs, core).ok_or(Outcome::Stopped)?;
                 if core.is_empty() {
-                    return Extracted::Unsatisfiable;
+                    return Err(Outcome::Unsatisfiable);
                 }
                 for &j in &core {
                     assumed[j] = false;
@@ -250,7 +229,7 @@ fn extract_cores(search: &mut Search<'_>, softs: &Softs, hitting_set: &[bool]) -
                 search.cores += 1;
                 cores.push(core);
             }
-            Answer::Stopped => return Extracted::Stopped,
+            Answer::Stopped => return Err(Outcome::Stopped),
         }
     }
 }
@@ -259,9 +238,10 @@ fn extract_cores(search: &mut Search<'_>, softs: &Softs, hitting_set: &[bool]) -
 /// core (to a minimal core when it has at most [`MINIMISE_UP_TO`] members, else by
 /// solving under the core once more); `None` when stopped.
 fn minimise(search: &mut Search<'_>, softs: &Softs, core: Vec<usize>) -> Option<Vec<usize>> {
-    let mut core = match core.len() > MINIMISE_UP_TO {
-        true => shrink_under(search, softs, &core)?.unwrap_or(core),
-        false => core,
+    let mut core = if core.len() > MINIMISE_UP_TO {
+        shrink_under(search, softs, &core)?.unwrap_or(core)
+    } else {
+        core
     };
     if core.len() > MINIMISE_UP_TO {
         return Some(core);

@@ -6,15 +6,15 @@
 
 use super::oracle::Answer;
 use super::{Outcome, Search};
-use bnsl_formulations::maxsat::cost_bound::{violation_literals, CostAdder};
+use bnsl_formulations::maxsat::cost_bound::CostAdder;
 
 /// Runs the linear search on the formula of `search` (its hard clauses already in the
 /// oracle).
 pub(super) fn run(search: &mut Search<'_>) -> Outcome {
     let mut next_var = search.wcnf.num_vars;
-    let (violated, relax) = violation_literals(search.wcnf, &mut next_var);
+    let violated = search.relax_softs(&mut next_var);
     let adder = CostAdder::build(search.wcnf, &violated, &mut next_var);
-    for clause in relax.iter().chain(&adder.clauses) {
+    for clause in &adder.clauses {
         search.oracle.add_clause(clause);
     }
     loop {

@@ -15,7 +15,7 @@
 //! - [`MaxSatAlgorithm::Ihs`], implicit hitting sets (MaxHS), with a MILP back-end for
 //!   the hitting sets.
 //!
-//! Both stop at a time limit or a [`StopToken`] with the best model and bound so far.
+//! All three stop at a time limit or a [`StopToken`] with the best model and bound so far.
 
 mod ihs;
 mod lsu;
@@ -29,8 +29,9 @@ mod tests;
 
 use crate::milp::MilpBackend;
 use crate::StopToken;
-use bnsl_formulations::maxsat::Wcnf;
-use oracle::{Limit, Oracle};
+use bnsl_formulations::maxsat::cost_bound::violation_literals;
+use bnsl_formulations::maxsat::{Lit, Wcnf};
+use oracle::{Answer, Limit, Oracle};
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -158,9 +159,8 @@ pub fn solve_maxsat(
         )),
         _ => None,
     };
-    let deadline = options.time_limit.map(|t| Instant::now() + t);
     let limit = Limit {
-        deadline,
+        deadline: options.time_limit.map(|t| Instant::now() + t),
         stop: options.stop.clone(),
     };
     let mut search = Search::new(wcnf, Oracle::new(wcnf.num_vars, limit), progress);
@@ -172,7 +172,7 @@ pub fn solve_maxsat(
         MaxSatAlgorithm::Lsu => lsu::run(&mut search),
         MaxSatAlgorithm::Ihs => {
             let backend = hitting_sets.expect("ihs has a back-end");
-            ihs::run(&mut search, backend.as_ref(), deadline, &options.stop)
+            ihs::run(&mut search, backend.as_ref())
         }
     };
     Ok(search.finish(status))
@@ -216,6 +216,30 @@ impl<'a> Search<'a> {
     /// The cost of the incumbent.
     fn upper_bound(&self) -> Option<u64> {
         self.best.as_ref().map(|(c, _)| *c)
+    }
+
+    /// Adds to the oracle the clauses that give every soft clause a violation literal
+    /// ([`violation_literals`], fresh variables from `*next_var`) and returns those
+    /// literals, one per soft clause.
+    fn relax_softs(&mut self, next_var: &mut u32) -> Vec<Lit> {
+        let (violated, relax) = violation_literals(self.wcnf, next_var);
+        for clause in &relax {
+            self.oracle.add_clause(clause);
+        }
+        violated
+    }
+
+    /// Solves the hard clauses alone for a first incumbent; the outcome when that ends
+    /// the search (no model, or stopped).
+    fn first_model(&mut self) -> Option<Outcome> {
+        match self.oracle.solve(&[]) {
+            Answer::Sat(model) => {
+                self.offer(model);
+                None
+            }
+            Answer::Unsat(_) => Some(Outcome::Unsatisfiable),
+            Answer::Stopped => Some(Outcome::Stopped),
+        }
     }
 
     /// Keeps `model` if it is cheaper than the incumbent; returns its cost.

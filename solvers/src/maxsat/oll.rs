@@ -14,7 +14,6 @@
 use super::oracle::Answer;
 use super::totalizer::Totalizer;
 use super::{Outcome, Search};
-use bnsl_formulations::maxsat::cost_bound::violation_literals;
 use bnsl_formulations::maxsat::Lit;
 use rustc_hash::FxHashMap;
 
@@ -75,19 +74,12 @@ pub(super) fn run(search: &mut Search<'_>) -> Outcome {
         threshold: 0,
     };
     let mut next_var = search.wcnf.num_vars;
-    let (violated, relax) = violation_literals(search.wcnf, &mut next_var);
-    for clause in &relax {
-        search.oracle.add_clause(clause);
-    }
+    let violated = search.relax_softs(&mut next_var);
     for ((weight, _), &lit) in search.wcnf.soft.iter().zip(&violated) {
         oll.add_soft(-lit, *weight, None);
     }
-    match search.oracle.solve(&[]) {
-        Answer::Sat(model) => {
-            search.offer(model);
-        }
-        Answer::Unsat(_) => return Outcome::Unsatisfiable,
-        Answer::Stopped => return Outcome::Stopped,
+    if let Some(end) = search.first_model() {
+        return end;
     }
     oll.harden(search);
     oll.threshold = oll.next_threshold(u64::MAX);

@@ -74,9 +74,14 @@ impl Oracle {
         batsat::Lit::new(self.solver.var_of_int(v), l > 0)
     }
 
+    /// When a solve must end.
+    pub(crate) fn limit(&self) -> &Limit {
+        &self.solver.cb().0
+    }
+
     /// Solves under `assumptions`.
     pub(crate) fn solve(&mut self, assumptions: &[Lit]) -> Answer {
-        if self.solver.cb().0.reached() {
+        if self.limit().reached() {
             return Answer::Stopped;
         }
         self.calls += 1;

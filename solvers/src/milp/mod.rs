@@ -462,10 +462,7 @@ pub fn configured(
 /// The back-end that solves the cut loop's separation sub-IPs: the compiled-in one of
 /// highest [`MilpBackend::sub_ip_rank`], set up for them.
 pub(crate) fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
-    backends()
-        .into_iter()
-        .max_by_key(|b| b.sub_ip_rank())
-        .map(|b| b.for_sub_ips())
+    small_program_backend().map(|b| b.for_sub_ips())
 }
 
 /// The compiled-in back-end of highest [`MilpBackend::sub_ip_rank`], with its ordinary
