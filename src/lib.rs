@@ -51,6 +51,7 @@ pub use bnsl_core::fio;
 pub use bnsl_formulations as formulations;
 pub use bnsl_solvers as solvers;
 
+pub mod certificate;
 pub mod collection;
 pub mod dag_io;
 pub mod data;

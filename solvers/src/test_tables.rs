@@ -89,3 +89,39 @@ fn choose(
         choose(table, width, best_of, v + 1, score + c.score, chosen, best);
     }
 }
+
+/// A random table on 10 to 12 nodes, each with the empty set and 8 to 16 random parent
+/// sets of one to three parents, scored so that larger sets gain (cycles tempt the
+/// relaxation): big enough that the back-ends branch in their MIP rounds, small enough
+/// for the DP oracle.
+pub(crate) fn larger_table(seed: u64) -> ScoreTable {
+    use rand::{Rng, SeedableRng};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let n = rng.gen_range(10..=12);
+    let candidates = (0..n)
+        .map(|v| {
+            let mut list = vec![Candidate {
+                parents: VarSet::empty(n),
+                score: -500.0,
+            }];
+            for _ in 0..rng.gen_range(8..=16) {
+                let size = rng.gen_range(1..=3);
+                let mut members: Vec<usize> = Vec::with_capacity(size);
+                while members.len() < size {
+                    let u = rng.gen_range(0..n);
+                    if u != v && !members.contains(&u) {
+                        members.push(u);
+                    }
+                }
+                let parents = VarSet::from_members(n, members);
+                if list.iter().all(|c| c.parents != parents) {
+                    let score = -500.0 + 60.0 * size as f64 + rng.gen_range(0.0..120.0);
+                    list.push(Candidate { parents, score });
+                }
+            }
+            list
+        })
+        .collect();
+    let names = (0..n).map(|i| format!("x{i}")).collect();
+    ScoreTable::new(names, candidates).expect("a valid table")
+}

@@ -4,8 +4,10 @@ use super::progress::TerminalObserver;
 use super::scoring_args::ScoringArgs;
 use super::{out, INTERRUPTED};
 use anyhow::{bail, Context};
+use bnsl::certificate::{certify_optimum, write_certificate};
 use bnsl::dag_io::{render_dag, DagFormat};
 use bnsl::fio::read_constraints;
+use bnsl::fio::{write_jkl, NameStyle};
 use bnsl::ilp::{engine_kind, Formulation, IlpSettings, WarmStart};
 use bnsl::pipeline::{
     default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
@@ -16,6 +18,7 @@ use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::DpOptions;
 use bnsl_solvers::heuristics::{AsobsOptions, KtreeVersion, LocalSearch};
+use bnsl_solvers::ilp::certification::{CertifyOptions, CertifyProgress};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
 use bnsl_solvers::maxsat::{HittingSetBackend, MaxSatAlgorithm, MaxSatOptions};
@@ -80,6 +83,13 @@ pub(crate) struct Args {
     /// MaxSAT encoding and varisat's DRAT refutation of it (within --time-limit, again).
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
+    /// For an optimal answer, write to FILE a certificate of its optimality that `bnsl
+    /// verify --certificate FILE` checks in exact arithmetic with no solver: dual
+    /// solutions of the family ILP's LP relaxation (and a branching tree where one does
+    /// not close the gap), made by a certification pass on HiGHS within --time-limit,
+    /// again. Learning from data, the score table is written beside it (FILE.jkl).
+    #[arg(long, value_name = "FILE")]
+    pub certificate: Option<PathBuf>,
 }
 
 /// The values of `--maxsat-algorithm`.
@@ -645,6 +655,91 @@ fn prove(
     Ok(())
 }
 
+/// The score file a certificate is about: the input when it is one, else the table
+/// written beside the certificate (`FILE.jkl`).
+fn certified_scores(
+    args: &Args,
+    table: &ScoreTable,
+    certificate: &std::path::Path,
+) -> anyhow::Result<PathBuf> {
+    if !is_data_file(&args.input, args.input_kind) {
+        return Ok(args.input.clone());
+    }
+    let mut name = certificate.as_os_str().to_owned();
+    name.push(".jkl");
+    let path = PathBuf::from(name);
+    let mut file = std::io::BufWriter::new(
+        std::fs::File::create(&path).with_context(|| format!("cannot write {}", path.display()))?,
+    );
+    write_jkl(table, &mut file, NameStyle::Names)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// Writes the certificate of `report`'s optimality to `path` (see
+/// [`bnsl::certificate`]) and notes it in the report (`certificate`).
+fn write_certificate_of(
+    table: &ScoreTable,
+    report: &mut LearnReport,
+    scores: &std::path::Path,
+    path: &std::path::Path,
+    run: &RunLimitArgs,
+    stop: &StopToken,
+) -> anyhow::Result<()> {
+    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
+        bail!(
+            "--certificate needs an optimal answer, and this run ended {}",
+            report.status.as_str()
+        );
+    };
+    eprintln!("bnsl: certification pass (LP duals and cluster cuts on HiGHS)");
+    let options = CertifyOptions {
+        time_limit: run.time_limit.map(Duration::from_secs_f64),
+        stop: stop.clone(),
+    };
+    let last = std::cell::Cell::new(std::time::Instant::now());
+    let progress = |p: &CertifyProgress| {
+        if last.get().elapsed().as_secs_f64() >= 5.0 {
+            last.set(std::time::Instant::now());
+            eprintln!(
+                "  {} leaves, {} sides open, {} LPs, {} clusters",
+                p.leaves, p.open, p.lp_solves, p.clusters
+            );
+        }
+    };
+    let certified = certify_optimum(table, dag, &options, &progress)?;
+    let check = certified
+        .certificate
+        .check(table)
+        .context("the certificate just made fails its own check (a bug: please report it)")?;
+    write_certificate(&certified.certificate, table, scores, path)?;
+    eprintln!(
+        "bnsl: certificate written to {}: {} leaves, {} branches, {} LPs, {:.2} s; bound − score = {:.2e}; check it with bnsl verify --scores {} --certificate {}",
+        path.display(),
+        check.leaves,
+        check.branches,
+        certified.lp_solves,
+        certified.time_s,
+        check.gap(),
+        scores.display(),
+        path.display()
+    );
+    report.extra.insert(
+        "certificate".into(),
+        serde_json::json!({
+            "file": path.display().to_string(),
+            "scores": scores.display().to_string(),
+            "leaves": check.leaves,
+            "branches": check.branches,
+            "lp_solves": certified.lp_solves,
+            "clusters": certified.clusters,
+            "bound": check.bound.to_string(),
+            "time_s": certified.time_s,
+        }),
+    );
+    Ok(())
+}
+
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
@@ -672,8 +767,13 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.maxsat_algorithm.is_some() && method != Method::Maxsat {
         bail!("--maxsat-algorithm needs --method maxsat");
     }
-    if args.proof.is_some() && (args.constraints.is_some() || args.treewidth.is_some()) {
-        bail!("--proof proves optimality over every network of the score file: it takes neither --constraints nor --treewidth");
+    for (given, flag) in [
+        (args.proof.is_some(), "--proof"),
+        (args.certificate.is_some(), "--certificate"),
+    ] {
+        if given && (args.constraints.is_some() || args.treewidth.is_some()) {
+            bail!("{flag} shows optimality over every network of the score file: it takes neither --constraints nor --treewidth");
+        }
     }
     let options = LearnOptions {
         method,
@@ -711,6 +811,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut report = learn(&table, &options, &observer)?;
     if let Some(dir) = &args.proof {
         prove(&table, &mut report, dir, &args.run, &options.stop)?;
+    }
+    if let Some(path) = &args.certificate {
+        let scores = certified_scores(&args, &table, path)?;
+        write_certificate_of(&table, &mut report, &scores, path, &args.run, &options.stop)?;
     }
     if let Some(why) = report.extra.get("stopped").and_then(|w| w.as_str()) {
         eprintln!("{why}");

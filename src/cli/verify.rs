@@ -4,11 +4,12 @@
 use super::out;
 use super::scoring_args::ScoringArgs;
 use anyhow::{bail, Context};
+use bnsl::certificate::read_certificate;
 use bnsl::dag_io::read_dag_file;
 use bnsl::data::load_data;
 use bnsl::fio::read_scores;
 use bnsl::formulations::treewidth::moral_graph;
-use bnsl::formulations::Dag;
+use bnsl::formulations::{Dag, ScoreTable};
 use bnsl::proof::check_proof;
 use bnsl::scores::LocalScorer;
 use bnsl::treewidth::{answer_limits, dag_treewidth, read_decomposition};
@@ -25,9 +26,10 @@ pub(crate) struct Args {
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// The DAG (parent lists, model string, JSON with `parents`, or a BIF network
-    /// whose graph is checked, e.g. the true network of sampled data).
-    #[arg(long)]
-    pub dag: PathBuf,
+    /// whose graph is checked, e.g. the true network of sampled data). With
+    /// --certificate it may be left out: the certificate's DAG is checked.
+    #[arg(long, required_unless_present = "certificate")]
+    pub dag: Option<PathBuf>,
     #[command(flatten)]
     pub scoring: ScoringArgs,
     /// Fail unless the recomputed total score equals this value (within 1e-6).
@@ -47,6 +49,12 @@ pub(crate) struct Args {
     /// by bnsl's own checker (not the solver that wrote it).
     #[arg(long, value_name = "DIR", requires = "scores")]
     pub proof: Option<PathBuf>,
+    /// A certificate of the DAG's optimality written by `bnsl learn --certificate
+    /// FILE`, checked against --scores in exact rational arithmetic with no solver: the
+    /// DAG is a network of the table, and every leaf's dual solution bounds every
+    /// network of its side within 1e-6 of the DAG's score.
+    #[arg(long, value_name = "FILE", requires = "scores")]
+    pub certificate: Option<PathBuf>,
     /// Print one JSON object with the checks to stdout.
     #[arg(long)]
     pub json: bool,
@@ -103,15 +111,59 @@ fn check_width(args: &Args, dag: &Dag, names: &[String], bound: usize) -> anyhow
     }
 }
 
+/// Checks the certificate at `file` against the table of `scores` (exactly) and
+/// returns its DAG.
+fn check_certificate(
+    file: &std::path::Path,
+    table: &ScoreTable,
+    scores: &std::path::Path,
+) -> anyhow::Result<Dag> {
+    let certificate = read_certificate(file, table)?;
+    let check = certificate.check(table).with_context(|| {
+        format!(
+            "the certificate {} is rejected against {}",
+            file.display(),
+            scores.display()
+        )
+    })?;
+    eprintln!(
+        "certificate checked (exact arithmetic): {} leaves, {} branches, {} inequalities; \
+         no network scores above {} (the DAG's score + {:.2e})",
+        check.leaves,
+        check.branches,
+        check.inequalities,
+        check.bound,
+        check.gap()
+    );
+    Ok(certificate.dag)
+}
+
 /// Runs `bnsl verify`.
 pub(super) fn run(args: Args) -> anyhow::Result<()> {
     let (score, dag, names) = match (&args.scores, &args.data) {
         (Some(path), _) => {
             args.scoring.check_score_file(path)?;
             let table = read_scores(path)?.table;
-            let dag = read_listed(&args.dag, table.names())?;
+            let certified = match &args.certificate {
+                Some(file) => Some(check_certificate(file, &table, path)?),
+                None => None,
+            };
+            let (dag, dag_path) = match (&args.dag, certified) {
+                (Some(dag_path), certified) => {
+                    let dag = read_listed(dag_path, table.names())?;
+                    if certified.is_some_and(|c| c != dag) {
+                        bail!(
+                            "{} is not the DAG that the certificate shows optimal",
+                            dag_path.display()
+                        );
+                    }
+                    (dag, dag_path.clone())
+                }
+                (None, Some(dag)) => (dag, args.certificate.clone().expect("given")),
+                (None, None) => unreachable!("clap requires --dag or --certificate"),
+            };
             let score = dag.check(&table).with_context(|| {
-                format!("{} fails against {}", args.dag.display(), path.display())
+                format!("{} fails against {}", dag_path.display(), path.display())
             })?;
             if let Some(dir) = &args.proof {
                 let checked = check_proof(&table, &dag, dir)
@@ -126,7 +178,11 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         (None, Some(path)) => {
             let data = load_data(path, &args.scoring.data.load_options()?)?;
             let names = data.names();
-            let dag = read_listed(&args.dag, &names)?;
+            let dag_path = args
+                .dag
+                .as_ref()
+                .expect("clap requires --dag without --certificate");
+            let dag = read_listed(dag_path, &names)?;
             let score = LocalScorer::new(&data, args.scoring.kind()?).score_dag(&dag)?;
             (score, dag, names)
         }
@@ -144,6 +200,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
             "nodes": n, "arcs": arcs, "expected": args.expect, "matches_expected": matches,
             "treewidth_bound": args.treewidth, "treewidth_shown": width,
             "proof_checked": args.proof.is_some(),
+            "certificate_checked": args.certificate.is_some(),
         });
         out(format_args!("{obj}\n"))?;
     } else {

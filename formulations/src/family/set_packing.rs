@@ -17,9 +17,19 @@
 
 use super::FamilyIlp;
 use crate::milp::{MilpModel, VarId};
+use crate::varset::VarSet;
 
-/// The columns of every set-packing row (see the module documentation), each ascending.
-pub fn set_packing_rows(ilp: &FamilyIlp<'_>) -> Vec<Vec<usize>> {
+/// One set-packing row: the node set S and its all-in family columns, ascending.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PackingRow {
+    /// The node set S.
+    pub nodes: VarSet,
+    /// The columns of the all-in families of S.
+    pub columns: Vec<usize>,
+}
+
+/// Every set-packing row (see the module documentation).
+pub fn set_packings(ilp: &FamilyIlp<'_>) -> Vec<PackingRow> {
     let n = ilp.n();
     let mut rows = Vec::new();
     for first in 0..n {
@@ -28,6 +38,11 @@ pub fn set_packing_rows(ilp: &FamilyIlp<'_>) -> Vec<Vec<usize>> {
         grow(ilp, &members, &mut rows);
     }
     rows
+}
+
+/// The columns of every set-packing row, each ascending.
+pub fn set_packing_rows(ilp: &FamilyIlp<'_>) -> Vec<Vec<usize>> {
+    set_packings(ilp).into_iter().map(|r| r.columns).collect()
 }
 
 /// Adds every set-packing row (`packing_<r>`, `Σ x ≤ 1`) to `model`, whose column `j`
@@ -47,7 +62,7 @@ pub fn add_set_packing_rows(ilp: &FamilyIlp<'_>, model: &mut MilpModel) {
 /// Extends the set of `members` (node, its all-in columns so far; nodes ascending) by
 /// every larger node, records the row of each extension whose nodes all keep an all-in
 /// family, and recurses on those.
-fn grow(ilp: &FamilyIlp<'_>, members: &[(usize, Vec<usize>)], rows: &mut Vec<Vec<usize>>) {
+fn grow(ilp: &FamilyIlp<'_>, members: &[(usize, Vec<usize>)], rows: &mut Vec<PackingRow>) {
     let last = members.last().expect("a set has a node").0;
     for next in last + 1..ilp.n() {
         let Some(extended) = extend(ilp, members, next) else {
@@ -58,7 +73,10 @@ fn grow(ilp: &FamilyIlp<'_>, members: &[(usize, Vec<usize>)], rows: &mut Vec<Vec
             .flat_map(|(_, c)| c.iter().copied())
             .collect();
         row.sort_unstable();
-        rows.push(row);
+        rows.push(PackingRow {
+            nodes: VarSet::from_members(ilp.n(), extended.iter().map(|(v, _)| *v)),
+            columns: row,
+        });
         grow(ilp, &extended, rows);
     }
 }

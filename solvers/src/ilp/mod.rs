@@ -20,6 +20,7 @@
 //! ([`FamilyIlpSolver::collect`], see [`collect`]).
 
 pub mod bounded_treewidth;
+pub mod certification;
 pub mod collect;
 mod collect_loop;
 pub mod cut_loop;
@@ -32,6 +33,8 @@ mod separation;
 mod sink;
 mod static_program;
 
+#[cfg(all(test, feature = "highs"))]
+mod certification_tests;
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]
 mod collect_tests;
 #[cfg(all(test, any(feature = "highs", feature = "cbc", feature = "scip")))]

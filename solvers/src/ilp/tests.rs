@@ -6,6 +6,7 @@ use super::ordering::solve_ordering;
 use super::{FamilyIlpSolver, IlpOptions, IlpOutcome};
 use crate::dp::{solve_dp, DpOptions};
 use crate::milp::{backends, Limits, Status};
+use crate::test_tables::larger_table;
 use bnsl_formulations::{Candidate, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
 
@@ -124,42 +125,6 @@ proptest! {
             }
         }
     }
-}
-
-/// A random table on 10 to 12 nodes, each with the empty set and 8 to 16 random parent
-/// sets of one to three parents, scored so that larger sets gain (cycles tempt the
-/// relaxation): big enough that the back-ends branch in their MIP rounds, small enough
-/// for the DP oracle.
-fn larger_table(seed: u64) -> ScoreTable {
-    use rand::{Rng, SeedableRng};
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let n = rng.gen_range(10..=12);
-    let candidates = (0..n)
-        .map(|v| {
-            let mut list = vec![Candidate {
-                parents: VarSet::empty(n),
-                score: -500.0,
-            }];
-            for _ in 0..rng.gen_range(8..=16) {
-                let size = rng.gen_range(1..=3);
-                let mut members: Vec<usize> = Vec::with_capacity(size);
-                while members.len() < size {
-                    let u = rng.gen_range(0..n);
-                    if u != v && !members.contains(&u) {
-                        members.push(u);
-                    }
-                }
-                let parents = VarSet::from_members(n, members);
-                if list.iter().all(|c| c.parents != parents) {
-                    let score = -500.0 + 60.0 * size as f64 + rng.gen_range(0.0..120.0);
-                    list.push(Candidate { parents, score });
-                }
-            }
-            list
-        })
-        .collect();
-    let names = (0..n).map(|i| format!("x{i}")).collect();
-    ScoreTable::new(names, candidates).expect("a valid table")
 }
 
 /// Every back-end's cut loop (with exact separation, with heuristic separation alone,

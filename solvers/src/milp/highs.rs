@@ -5,8 +5,8 @@
 //! cut loop around repeated solves of this back-end.
 
 use super::{
-    check_start, finite, trivial_outcome, Limits, MilpBackend, MilpOutcome, MipWatch, SolverError,
-    Status, WarmStart, Watched,
+    check_start, finite, trivial_outcome, Limits, LpDuals, LpRow, LpSession, LpSolution,
+    MilpBackend, MilpOutcome, MipWatch, SolverError, Status, WarmStart, Watched,
 };
 use crate::stop::StopToken;
 use bnsl_formulations::milp::{MilpModel, Sense};
@@ -129,6 +129,10 @@ impl MilpBackend for HighsBackend {
         Some(self)
     }
 
+    fn lp_duals(&self) -> Option<&dyn LpDuals> {
+        Some(self)
+    }
+
     fn watched(&self) -> Option<&dyn Watched> {
         Some(self)
     }
@@ -150,6 +154,132 @@ impl WarmStart for HighsBackend {
 
 /// HiGHS's MIP-interrupt callback, which runs many times a second during its branch and
 /// bound, records the node count, dual bound and incumbent value.
+impl LpDuals for HighsBackend {
+    fn open_lp(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+    ) -> Result<Box<dyn LpSession>, SolverError> {
+        limits.validate()?;
+        let mut highs = build(&model.relaxation())?;
+        configure(&mut highs, limits)?;
+        // Tight tolerances: a certificate's bound exceeds the LP optimum by about the
+        // dual infeasibility summed over the nodes.
+        set_option(&mut highs, "primal_feasibility_tolerance", 1e-9)?;
+        set_option(&mut highs, "dual_feasibility_tolerance", 1e-9)?;
+        for (name, value) in &self.options {
+            // SAFETY: `highs` is the live instance built above.
+            unsafe { set_highs_option(highs.as_mut_ptr(), name, value)? };
+        }
+        Ok(Box::new(HighsLp {
+            highs: Some(highs),
+            stop: limits.stop.clone(),
+        }))
+    }
+}
+
+/// An open HiGHS LP ([`LpSession`]): the instance between solves.
+struct HighsLp {
+    /// `None` only after a failed solve, which consumed it.
+    highs: Option<Model>,
+    stop: StopToken,
+}
+
+impl HighsLp {
+    fn model(&mut self) -> Result<&mut Model, SolverError> {
+        self.highs
+            .as_mut()
+            .ok_or_else(|| error("the LP was lost in a failed solve".into()))
+    }
+}
+
+impl LpSession for HighsLp {
+    fn add_rows(&mut self, rows: &[LpRow]) -> Result<(), SolverError> {
+        let mut starts: Vec<c_int> = Vec::with_capacity(rows.len());
+        let (mut index, mut value) = (Vec::new(), Vec::new());
+        for row in rows {
+            starts.push(index.len() as c_int);
+            index.extend(row.terms.iter().map(|&(c, _)| c as c_int));
+            value.extend(row.terms.iter().map(|&(_, v)| v));
+        }
+        let lower: Vec<f64> = rows.iter().map(|r| r.lower).collect();
+        let upper: Vec<f64> = rows.iter().map(|r| r.upper).collect();
+        let ptr = self.model()?.as_mut_ptr();
+        // SAFETY: `ptr` is a live HiGHS instance; `starts`, `lower` and `upper` hold one
+        // entry per row, `index` and `value` one per nonzero.
+        let status = unsafe {
+            highs_sys::Highs_addRows(
+                ptr,
+                rows.len() as c_int,
+                lower.as_ptr(),
+                upper.as_ptr(),
+                index.len() as c_int,
+                starts.as_ptr(),
+                index.as_ptr(),
+                value.as_ptr(),
+            )
+        };
+        (status == highs_sys::STATUS_OK)
+            .then_some(())
+            .ok_or_else(|| error(format!("rows were rejected with status {status}")))
+    }
+
+    fn delete_rows(&mut self, rows: &[usize]) -> Result<(), SolverError> {
+        let set: Vec<c_int> = rows.iter().map(|&r| r as c_int).collect();
+        let ptr = self.model()?.as_mut_ptr();
+        // SAFETY: `ptr` is a live HiGHS instance; `set` holds `rows.len()` ascending
+        // row indices.
+        let status =
+            unsafe { highs_sys::Highs_deleteRowsBySet(ptr, set.len() as c_int, set.as_ptr()) };
+        (status == highs_sys::STATUS_OK)
+            .then_some(())
+            .ok_or_else(|| error(format!("row deletion was rejected with status {status}")))
+    }
+
+    fn set_column_bounds(
+        &mut self,
+        column: usize,
+        lower: f64,
+        upper: f64,
+    ) -> Result<(), SolverError> {
+        let ptr = self.model()?.as_mut_ptr();
+        // SAFETY: `ptr` is a live HiGHS instance.
+        let status =
+            unsafe { highs_sys::Highs_changeColBounds(ptr, column as c_int, lower, upper) };
+        (status == highs_sys::STATUS_OK)
+            .then_some(())
+            .ok_or_else(|| error(format!("column bounds were rejected with status {status}")))
+    }
+
+    fn solve(&mut self, time_limit: Option<f64>) -> Result<Option<LpSolution>, SolverError> {
+        if self.stop.is_stopped() {
+            return Ok(None);
+        }
+        let mut highs = self
+            .highs
+            .take()
+            .ok_or_else(|| error("the LP was lost in a failed solve".into()))?;
+        set_option(
+            &mut highs,
+            "time_limit",
+            time_limit.unwrap_or(f64::INFINITY),
+        )?;
+        let solved = highs
+            .try_solve()
+            .map_err(|s| error(format!("LP solve failed with status {s:?}")))?;
+        let solution = (solved.status() == HighsModelStatus::Optimal).then(|| {
+            let solution = solved.get_solution();
+            LpSolution {
+                objective: solved.objective_value(),
+                values: solution.columns().to_vec(),
+                row_duals: solution.dual_rows().to_vec(),
+            }
+        });
+        self.highs = Some(Model::from(solved));
+        Ok(solution)
+    }
+}
+
 impl Watched for HighsBackend {
     fn solve_watched(
         &self,

@@ -276,6 +276,11 @@ pub trait MilpBackend: Send + Sync {
         None
     }
 
+    /// The capability to report an LP's row duals, when the back-end has it.
+    fn lp_duals(&self) -> Option<&dyn LpDuals> {
+        None
+    }
+
     /// Everything the back-end can do, in one value (for listings and reports).
     fn capabilities(&self) -> Capabilities {
         Capabilities {
@@ -284,6 +289,7 @@ pub trait MilpBackend: Send + Sync {
             watched: self.watched().is_some(),
             improving_solution_limit: self.stops_at_improving_solutions(),
             branch_and_cut: self.branch_and_cut().is_some(),
+            lp_duals: self.lp_duals().is_some(),
         }
     }
 }
@@ -302,6 +308,8 @@ pub struct Capabilities {
     /// Runs the family ILP as one branch and cut with lazy acyclicity constraints
     /// ([`MilpBackend::branch_and_cut`]); otherwise the cut loop runs it.
     pub branch_and_cut: bool,
+    /// Reports the row duals of an LP ([`LpDuals`]).
+    pub lp_duals: bool,
 }
 
 /// A row `Σ coefficient · x(column) ≥ lower` that a [`CutSeparator`] adds.
@@ -344,6 +352,65 @@ pub trait NodeCuts: Sync {
         start: Option<&[f64]>,
         separator: std::sync::Arc<dyn CutSeparator>,
     ) -> Result<MilpOutcome, SolverError>;
+}
+
+/// An optimal solution of a linear program, with the dual value of every row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LpSolution {
+    /// The objective value.
+    pub objective: f64,
+    /// One value per column.
+    pub values: Vec<f64>,
+    /// One dual value per row, in the solver's sign convention: its magnitude is the
+    /// rate at which the objective changes with the row's active side.
+    pub row_duals: Vec<f64>,
+}
+
+/// Capability: keep the LP relaxation of a model open for a sequence of solves that
+/// report row duals (for certificates of optimality, [`crate::ilp::certification`]).
+pub trait LpDuals {
+    /// Opens the LP relaxation of `model`; the session's solves honour `limits` (its
+    /// time limit per solve, its stop token).
+    fn open_lp(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+    ) -> Result<Box<dyn LpSession>, SolverError>;
+}
+
+/// A row `lower ≤ Σ coefficient · x(column) ≤ upper` for [`LpSession::add_rows`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct LpRow {
+    /// `(column, coefficient)` pairs.
+    pub terms: Vec<(usize, f64)>,
+    /// The lower side (may be −∞).
+    pub lower: f64,
+    /// The upper side (may be +∞).
+    pub upper: f64,
+}
+
+/// An LP kept in the solver between solves: rows may be added and column bounds
+/// changed, and each solve starts from the last one's basis.
+pub trait LpSession {
+    /// Appends the rows `lower ≤ Σ coefficient · x(column) ≤ upper` (each given as
+    /// terms, lower, upper), in one call.
+    fn add_rows(&mut self, rows: &[LpRow]) -> Result<(), SolverError>;
+
+    /// Deletes the rows of the given indices (ascending); the rows after them move up,
+    /// keeping their order.
+    fn delete_rows(&mut self, rows: &[usize]) -> Result<(), SolverError>;
+
+    /// Sets the bounds of a column.
+    fn set_column_bounds(
+        &mut self,
+        column: usize,
+        lower: f64,
+        upper: f64,
+    ) -> Result<(), SolverError>;
+
+    /// Solves the LP as it now is, within `time_limit` seconds; `None` when it was not
+    /// solved to optimality (infeasible, unbounded, or stopped).
+    fn solve(&mut self, time_limit: Option<f64>) -> Result<Option<LpSolution>, SolverError>;
 }
 
 /// Capability: solve a MILP starting from a known feasible point (a MIP start).

@@ -1,0 +1,73 @@
+//! The certification pass against the DP oracle: every certificate it makes for an
+//! optimum passes the exact check, and it makes none for a network below the optimum.
+
+use super::certification::{certify, CertifyError, CertifyOptions};
+use crate::dp::{solve_dp, DpOptions};
+use crate::milp::highs::HighsBackend;
+use crate::test_tables::{arb_table, larger_table};
+use bnsl_formulations::{Dag, ScoreTable, VarSet};
+use proptest::prelude::*;
+
+/// Certifies `dag` with HiGHS for the LPs and the sub-IPs.
+fn certify_with_highs(
+    table: &ScoreTable,
+    dag: &Dag,
+) -> Result<super::certification::Certified, CertifyError> {
+    let highs = HighsBackend::default();
+    certify(
+        table,
+        dag,
+        &highs,
+        Some(&highs),
+        &CertifyOptions::default(),
+        &|_| {},
+    )
+}
+
+/// A network below the optimum: the optimum with one node's parents dropped, if that
+/// loses more than the tolerance.
+fn worse_than(table: &ScoreTable, optimum: &Dag, best: f64) -> Option<Dag> {
+    (0..table.n()).find_map(|v| {
+        let mut worse = optimum.clone();
+        worse.set_parents(v, VarSet::empty(table.n()));
+        let score = worse.check(table).ok()?;
+        (score < best - 1e-3).then_some(worse)
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn optima_are_certified_and_worse_networks_are_not(table in arb_table(6)) {
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap();
+        let certified = certify_with_highs(&table, &optimum.dag).unwrap();
+        let check = certified.certificate.check(&table).unwrap();
+        prop_assert!(check.gap() <= 1e-6);
+        if let Some(worse) = worse_than(&table, &optimum.dag, optimum.score) {
+            let refused = certify_with_highs(&table, &worse);
+            let worse_score = worse.check(&table).unwrap();
+            prop_assert!(
+                matches!(refused, Err(CertifyError::NotOptimal { better }) if better > worse_score),
+                "{refused:?}"
+            );
+        }
+    }
+}
+
+/// Tables where the relaxation with every cluster row does not close the gap: the
+/// certificate branches, and still passes.
+#[test]
+fn certificates_branch_where_the_relaxation_does_not_close() {
+    let mut branched = 0;
+    for seed in 0..6 {
+        let table = larger_table(seed);
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap();
+        let certified = certify_with_highs(&table, &optimum.dag).unwrap();
+        let check = certified.certificate.check(&table).unwrap();
+        assert!(check.gap() <= 1e-6, "seed {seed}");
+        assert_eq!(check.leaves, check.branches + 1, "seed {seed}");
+        branched += usize::from(check.branches > 0);
+    }
+    assert!(branched > 0, "no table made the pass branch");
+}
