@@ -267,7 +267,7 @@ impl Pass<'_> {
             search: Some((20_000, MAX_CUTS_PER_ROUND)),
             exact: exact.as_ref().map(|e| e as _),
         };
-        let mut tailing = Tailing::new(*side == Restriction::none(self.table.n()));
+        let mut tailing = Tailing::default();
         loop {
             if self.must_stop() {
                 return Err(self.stopped());
@@ -428,42 +428,32 @@ const IDLE_PURGE: usize = 500;
 /// Most clusters added after one LP solve.
 const MAX_CUTS_PER_ROUND: usize = 50;
 
-/// (rounds, fraction): the root branches once that many rounds in a row each closed
-/// less than that fraction of the gap; the other sides, whose LP starts with every
-/// cluster found before, give up sooner ([`SIDE_STALL`]).
-const ROOT_STALL: (usize, f64) = (5, 1e-3);
+/// A side branches instead of separating on once this many rounds in a row each
+/// closed less than [`STALL_FRACTION`] of the gap.
+const STALL_ROUNDS: usize = 3;
 
-/// See [`ROOT_STALL`].
-const SIDE_STALL: (usize, f64) = (3, 1e-2);
+/// See [`STALL_ROUNDS`].
+const STALL_FRACTION: f64 = 1e-2;
 
 /// The LP objectives of one side's rounds, to branch once separation tails off.
+#[derive(Default)]
 struct Tailing {
-    /// Rounds in a row, and the fraction of the gap each must close.
-    rule: (usize, f64),
     last: Option<f64>,
     stalled: usize,
 }
 
 impl Tailing {
-    fn new(root: bool) -> Self {
-        Tailing {
-            rule: if root { ROOT_STALL } else { SIDE_STALL },
-            last: None,
-            stalled: 0,
-        }
-    }
-
-    /// Records a round's `objective`; true once the rule's number of rounds in a row
-    /// each closed less than its fraction of the gap to `score`.
+    /// Records a round's `objective`; true once [`STALL_ROUNDS`] rounds in a row each
+    /// closed less than [`STALL_FRACTION`] of the gap to `score`.
     fn stalls(&mut self, objective: f64, score: f64) -> bool {
         let gap = (objective - score).max(0.0);
         let closed = self.last.map_or(f64::INFINITY, |last| last - objective);
         self.last = Some(objective);
-        if closed < self.rule.1 * gap {
+        if closed < STALL_FRACTION * gap {
             self.stalled += 1;
         } else {
             self.stalled = 0;
         }
-        self.stalled >= self.rule.0
+        self.stalled >= STALL_ROUNDS
     }
 }
