@@ -219,36 +219,41 @@ impl Reader<'_> {
             .map(number)
             .collect::<Result<_, _>>()
             .map_err(|why| format!("`u`: {why}"))?;
-        let clusters = field(leaf, "clusters")?
-            .as_array()
-            .ok_or("`clusters` is not a list")?
-            .iter()
-            .map(|c| {
-                Ok(ClusterDual {
-                    cluster: self.set(field(c, "nodes")?)?,
-                    lambda: number(field(c, "lambda")?)?,
-                })
-            })
-            .collect::<Result<_, String>>()
-            .map_err(|why| format!("`clusters`: {why}"))?;
-        let packings = field(leaf, "packings")?
-            .as_array()
-            .ok_or("`packings` is not a list")?
-            .iter()
-            .map(|p| {
-                Ok(PackingDual {
-                    nodes: self.set(field(p, "nodes")?)?,
-                    mu: number(field(p, "mu")?)?,
-                })
-            })
-            .collect::<Result<_, String>>()
-            .map_err(|why| format!("`packings`: {why}"))?;
+        let clusters = self.set_duals(leaf, "clusters", "lambda", |cluster, lambda| {
+            ClusterDual { cluster, lambda }
+        })?;
+        let packings = self.set_duals(leaf, "packings", "mu", |nodes, mu| PackingDual {
+            nodes,
+            mu,
+        })?;
         Ok(TreeItem::Leaf(LeafDual {
             u,
             clusters,
             packings,
             bound: number(field(leaf, "bound")?)?,
         }))
+    }
+
+    /// The list `list` of a leaf: objects with `nodes` and the dual value `value`.
+    fn set_duals<T>(
+        &self,
+        leaf: &Value,
+        list: &str,
+        value: &str,
+        make: impl Fn(VarSet, Fixed) -> T,
+    ) -> Result<Vec<T>, String> {
+        field(leaf, list)?
+            .as_array()
+            .ok_or_else(|| format!("`{list}` is not a list"))?
+            .iter()
+            .map(|entry| {
+                Ok(make(
+                    self.set(field(entry, "nodes")?)?,
+                    number(field(entry, value)?)?,
+                ))
+            })
+            .collect::<Result<_, String>>()
+            .map_err(|why| format!("`{list}`: {why}"))
     }
 
     fn node(&self, name: &str) -> Result<usize, String> {

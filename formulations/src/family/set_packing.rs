@@ -46,17 +46,20 @@ pub fn set_packing_rows(ilp: &FamilyIlp<'_>) -> Vec<Vec<usize>> {
 }
 
 /// Adds every set-packing row (`packing_<r>`, `Σ x ≤ 1`) to `model`, whose column `j`
-/// must be family column `j` (as in [`FamilyIlp::model`]).
-pub fn add_set_packing_rows(ilp: &FamilyIlp<'_>, model: &mut MilpModel) {
-    for (r, row) in set_packing_rows(ilp).iter().enumerate() {
+/// must be family column `j` (as in [`FamilyIlp::model`]), and returns them in the
+/// order added.
+pub fn add_set_packing_rows(ilp: &FamilyIlp<'_>, model: &mut MilpModel) -> Vec<PackingRow> {
+    let rows = set_packings(ilp);
+    for (r, row) in rows.iter().enumerate() {
         model
             .add_le(
                 format!("packing_{r}"),
-                row.iter().map(|&c| (VarId::from_index(c), 1.0)),
+                row.columns.iter().map(|&c| (VarId::from_index(c), 1.0)),
                 1.0,
             )
             .expect("set-packing rows name family columns");
     }
+    rows
 }
 
 /// Extends the set of `members` (node, its all-in columns so far; nodes ascending) by

@@ -22,11 +22,11 @@ use super::separation::{MilpSubIp, Pipeline};
 use crate::milp::{Limits, LpDuals, LpRow, LpSession, MilpBackend, SolverError};
 use crate::stop::StopToken;
 use bnsl_formulations::family::certificate::{
-    blocking_cluster, DualCertificate, ExactSum, Fixed, LeafDual, Restriction, TreeItem, TOLERANCE,
+    blocking_cluster, DualCertificate, ExactSum, Fixed, GridTable, LeafDual, Restriction, TreeItem,
+    TOLERANCE,
 };
 use bnsl_formulations::family::separation::{SeparationOptions, Support};
-use bnsl_formulations::family::set_packing::set_packings;
-use bnsl_formulations::milp::VarId;
+use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable, VarSet};
 use rustc_hash::FxHashSet;
 use std::time::{Duration, Instant};
@@ -122,21 +122,14 @@ pub fn certify(
         stop: options.stop.clone(),
         ..Limits::default()
     };
-    let packings = set_packings(&ilp);
     let mut model = ilp.model();
-    for (r, row) in packings.iter().enumerate() {
-        model
-            .add_le(
-                format!("packing_{r}"),
-                row.columns.iter().map(|&c| (VarId::from_index(c), 1.0)),
-                1.0,
-            )
-            .expect("set-packing rows name family columns");
-    }
+    let packings = add_set_packing_rows(&ilp, &mut model);
+    let grid = GridTable::new(table);
     let mut pass = Pass {
         table,
         ilp: &ilp,
-        score: grid_score(table, dag),
+        score: grid.score_of(dag),
+        grid,
         session: lp.open_lp(&model, &limits)?,
         packings: packings.into_iter().map(|r| r.nodes).collect(),
         open_columns: vec![true; ilp.num_columns()],
@@ -198,19 +191,12 @@ pub fn certify(
     })
 }
 
-/// The exact score of a checked DAG, rounded down onto the grid.
-fn grid_score(table: &ScoreTable, dag: &Dag) -> Fixed {
-    let mut sum = ExactSum::zero();
-    for v in 0..table.n() {
-        sum.add(table.score_of(v, dag.parents(v)).expect("checked DAG"));
-    }
-    sum.floor_fixed().expect("table scores are within range")
-}
-
 /// The state of one pass: the clusters found so far serve every side.
 struct Pass<'a> {
     table: &'a ScoreTable,
     ilp: &'a FamilyIlp<'a>,
+    /// The table's scores on the decimal grid.
+    grid: GridTable<'a>,
     score: Fixed,
     session: Box<dyn LpSession>,
     /// The node sets of the set-packing rows, the rows after the convexity rows.
@@ -248,7 +234,7 @@ impl Pass<'_> {
     /// A leaf for `side`, or the family to branch on.
     fn settle(&mut self, side: &Restriction) -> Result<Settled, CertifyError> {
         if let Some(cluster) = blocking_cluster(self.table, side) {
-            let leaf = LeafDual::for_empty_side(self.table, side, cluster, self.score)
+            let leaf = LeafDual::for_empty_side(&self.grid, side, cluster, self.score)
                 .ok_or_else(|| CertifyError::Numerical("a bound left the exact range".into()))?;
             return Ok(Settled::Leaf(leaf));
         }
@@ -348,7 +334,7 @@ impl Pass<'_> {
             .iter()
             .cloned()
             .zip(cluster_duals.iter().map(|d| d.abs()));
-        let leaf = LeafDual::from_duals(self.table, side, clusters, packings)
+        let leaf = LeafDual::from_duals(&self.grid, side, clusters, packings)
             .ok_or_else(|| CertifyError::Numerical("a bound left the exact range".into()))?;
         self.purge_idle_clusters()?;
         Ok(if leaf.bound <= limit {

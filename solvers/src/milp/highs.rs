@@ -167,10 +167,7 @@ impl LpDuals for HighsBackend {
         // dual infeasibility summed over the nodes.
         set_option(&mut highs, "primal_feasibility_tolerance", 1e-9)?;
         set_option(&mut highs, "dual_feasibility_tolerance", 1e-9)?;
-        for (name, value) in &self.options {
-            // SAFETY: `highs` is the live instance built above.
-            unsafe { set_highs_option(highs.as_mut_ptr(), name, value)? };
-        }
+        apply_options(&mut highs, &self.options)?;
         Ok(Box::new(HighsLp {
             highs: Some(highs),
             stop: limits.stop.clone(),
@@ -529,10 +526,7 @@ fn run_once(
         watch,
     };
     watch_mip(&mut highs, &watched)?;
-    for (name, value) in options {
-        // SAFETY: `highs` is the live instance built above.
-        unsafe { set_highs_option(highs.as_mut_ptr(), name, value)? };
-    }
+    apply_options(&mut highs, options)?;
     if let Some(values) = start {
         highs
             .try_set_solution(Some(values), None, None, None)
@@ -579,6 +573,15 @@ fn build(model: &MilpModel) -> Result<Model, SolverError> {
     problem
         .try_optimise(sense)
         .map_err(|s| error(format!("model rejected with status {s:?}")))
+}
+
+/// Sets the `(name, value)` options on `highs`, in order.
+fn apply_options(highs: &mut Model, options: &[(String, HighsOption)]) -> Result<(), SolverError> {
+    for (name, value) in options {
+        // SAFETY: `highs` is a live HiGHS instance.
+        unsafe { set_highs_option(highs.as_mut_ptr(), name, value)? };
+    }
+    Ok(())
 }
 
 fn set_option<V: HighsOptionValue>(

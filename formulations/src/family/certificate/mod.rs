@@ -124,7 +124,7 @@ pub struct CertificateCheck {
 impl CertificateCheck {
     /// `bound − score`, at most [`TOLERANCE`] for an accepted certificate.
     pub fn gap(&self) -> f64 {
-        (self.bound.0 - self.score.0) as f64 / 1e12
+        Fixed(self.bound.0 - self.score.0).to_f64()
     }
 }
 
@@ -249,22 +249,54 @@ impl Restriction {
     }
 }
 
-/// `⌈σ · 10^PLACES⌉` of every candidate, node by node in table order: `u − Σλ ≥ σ`
-/// holds for a grid value `u − Σλ` exactly when it holds for this.
-fn grid_scores(table: &ScoreTable) -> Vec<Vec<Fixed>> {
-    (0..table.n())
-        .map(|v| {
-            table
-                .candidates(v)
-                .iter()
-                .map(|c| {
-                    ExactSum::of(c.score)
-                        .ceil_fixed()
-                        .expect("table scores are within ±1e13")
-                })
-                .collect()
-        })
-        .collect()
+/// A score table with its scores on the decimal grid: what the exact check and the
+/// construction of leaves read, computed once per table.
+#[derive(Clone, Debug)]
+pub struct GridTable<'t> {
+    table: &'t ScoreTable,
+    /// `⌈σ · 10^PLACES⌉` of every candidate, node by node in table order: `u − Σλ ≥ σ`
+    /// holds for a grid value `u − Σλ` exactly when it holds for this.
+    ceilings: Vec<Vec<Fixed>>,
+}
+
+impl<'t> GridTable<'t> {
+    /// The grid scores of `table`.
+    pub fn new(table: &'t ScoreTable) -> Self {
+        let ceilings = (0..table.n())
+            .map(|v| {
+                table
+                    .candidates(v)
+                    .iter()
+                    .map(|c| {
+                        ExactSum::of(c.score)
+                            .ceil_fixed()
+                            .expect("table scores are within ±1e13")
+                    })
+                    .collect()
+            })
+            .collect();
+        GridTable { table, ceilings }
+    }
+
+    /// The table.
+    pub fn table(&self) -> &'t ScoreTable {
+        self.table
+    }
+
+    /// The exact score of `dag` (a network of the table, already checked against it),
+    /// rounded down onto the grid.
+    pub fn score_of(&self, dag: &Dag) -> Fixed {
+        let mut sum = ExactSum::zero();
+        for v in 0..dag.n() {
+            sum.add(
+                self.table
+                    .score_of(v, dag.parents(v))
+                    .expect("the DAG was checked against the table"),
+            );
+        }
+        sum.floor_fixed()
+            .expect("a sum of table scores is within range")
+    }
 }
 
 /// The clusters of a leaf that contain `v`.
@@ -306,20 +338,6 @@ fn dual_terms(
     dual_sum(clusters, parents)?.checked_sub(packing_sum(packings, v, parents)?)
 }
 
-/// The exact score of `dag` (a network of `table`), rounded down onto the grid.
-fn grid_score_of(table: &ScoreTable, dag: &Dag) -> Fixed {
-    let mut sum = ExactSum::zero();
-    for v in 0..dag.n() {
-        sum.add(
-            table
-                .score_of(v, dag.parents(v))
-                .expect("the DAG was checked against the table"),
-        );
-    }
-    sum.floor_fixed()
-        .expect("a sum of table scores is within range")
-}
-
 impl DualCertificate {
     /// Checks the certificate against `table` in exact arithmetic: the DAG is a network
     /// of the table; the tree's preorder is complete; in every leaf each cluster is
@@ -328,8 +346,8 @@ impl DualCertificate {
     /// [`TOLERANCE`].
     pub fn check(&self, table: &ScoreTable) -> Result<CertificateCheck, CertificateError> {
         self.dag.check(table)?;
-        let score = grid_score_of(table, &self.dag);
-        let grid = grid_scores(table);
+        let grid = GridTable::new(table);
+        let score = grid.score_of(&self.dag);
         let limit = score
             .checked_add(TOLERANCE)
             .ok_or(CertificateError::Overflow(0))?;
@@ -357,7 +375,7 @@ impl DualCertificate {
                     check.branches += 1;
                 }
                 TreeItem::Leaf(leaf) => {
-                    check.inequalities += check_leaf(table, &grid, &side, leaf, check.leaves)?;
+                    check.inequalities += check_leaf(&grid, &side, leaf, check.leaves)?;
                     if leaf.bound > limit {
                         return Err(CertificateError::AboveScore {
                             leaf: check.leaves,
@@ -382,12 +400,12 @@ impl DualCertificate {
 /// Checks one leaf under `side` (see [`DualCertificate::check`]) and returns the
 /// number of inequalities (D) checked.
 fn check_leaf(
-    table: &ScoreTable,
-    grid: &[Vec<Fixed>],
+    grid: &GridTable<'_>,
     side: &Restriction,
     leaf: &LeafDual,
     index: usize,
 ) -> Result<usize, CertificateError> {
+    let table = grid.table;
     let names = table.names();
     let members = |set: &VarSet| -> String {
         let list: Vec<&str> = set.iter().map(|v| names[v].as_str()).collect();
@@ -443,10 +461,10 @@ fn check_leaf(
         });
     }
     let mut checked = 0;
-    for v in 0..table.n() {
+    for (v, ceilings) in grid.ceilings.iter().enumerate() {
         let around = clusters_of(&leaf.clusters, v);
         let packed = packings_of(&leaf.packings, v);
-        for (k, c) in table.candidates(v).iter().enumerate() {
+        for (c, ceiling) in table.candidates(v).iter().zip(ceilings) {
             if !side.allows(v, &c.parents) {
                 continue;
             }
@@ -455,7 +473,7 @@ fn check_leaf(
             let lhs = leaf.u[v]
                 .checked_sub(sum)
                 .ok_or(CertificateError::Overflow(index))?;
-            if lhs < grid[v][k] {
+            if lhs < *ceiling {
                 return Err(CertificateError::Violated {
                     leaf: index,
                     node: names[v].clone(),
@@ -477,7 +495,7 @@ impl LeafDual {
     /// the candidates `side` allows (0 for a node it allows none). `None` when a sum
     /// leaves the exact range.
     pub fn from_duals(
-        table: &ScoreTable,
+        grid: &GridTable<'_>,
         side: &Restriction,
         clusters: impl IntoIterator<Item = (VarSet, f64)>,
         packings: impl IntoIterator<Item = (VarSet, f64)>,
@@ -496,13 +514,12 @@ impl LeafDual {
             .filter_map(positive)
             .map(|(nodes, mu)| PackingDual { nodes, mu })
             .collect();
-        let grid = grid_scores(table);
-        let mut u = Vec::with_capacity(table.n());
-        for (v, node_grid) in grid.iter().enumerate() {
+        let mut u = Vec::with_capacity(grid.table.n());
+        for (v, node_grid) in grid.ceilings.iter().enumerate() {
             let around = clusters_of(&clusters, v);
             let packed = packings_of(&packings, v);
             let mut best: Option<Fixed> = None;
-            for (c, score) in table.candidates(v).iter().zip(node_grid) {
+            for (c, score) in grid.table.candidates(v).iter().zip(node_grid) {
                 if side.allows(v, &c.parents) {
                     let need = score.checked_add(dual_terms(&around, &packed, v, &c.parents)?)?;
                     best = Some(best.map_or(need, |b| b.max(need)));
@@ -532,12 +549,12 @@ impl LeafDual {
     /// [`blocking_cluster`] finds it): its `λ` is set so that the bound is 1 below
     /// `score`. `None` when a sum leaves the exact range.
     pub fn for_empty_side(
-        table: &ScoreTable,
+        grid: &GridTable<'_>,
         side: &Restriction,
         cluster: VarSet,
         score: Fixed,
     ) -> Option<LeafDual> {
-        let mut leaf = LeafDual::from_duals(table, side, [], [])?;
+        let mut leaf = LeafDual::from_duals(grid, side, [], [])?;
         let lambda = leaf
             .bound
             .checked_sub(score)?

@@ -20,7 +20,13 @@ fn root_duals() -> Vec<(VarSet, f64)> {
 }
 
 fn root_leaf() -> LeafDual {
-    LeafDual::from_duals(&small_table(), &Restriction::none(3), root_duals(), []).unwrap()
+    LeafDual::from_duals(
+        &GridTable::new(&small_table()),
+        &Restriction::none(3),
+        root_duals(),
+        [],
+    )
+    .unwrap()
 }
 
 #[test]
@@ -151,7 +157,7 @@ fn a_side_without_dags_gets_a_blocking_cluster() {
     let cluster = blocking_cluster(&table, &side).unwrap();
     assert_eq!(cluster, VarSet::from_members(3, [0, 1]));
     let score = Fixed::parse("-11").unwrap();
-    let leaf = LeafDual::for_empty_side(&table, &side, cluster, score).unwrap();
+    let leaf = LeafDual::for_empty_side(&GridTable::new(&table), &side, cluster, score).unwrap();
     assert_eq!(leaf.bound, Fixed::parse("-12").unwrap());
     // b → a? then a → b? (the empty side) or not (the root dual); no b → a: the root
     // dual.
@@ -180,7 +186,7 @@ fn set_packing_duals_credit_all_in_families_only() {
     let table = small_table();
     let ab = VarSet::from_members(3, [0, 1]);
     let leaf = LeafDual::from_duals(
-        &table,
+        &GridTable::new(&table),
         &Restriction::none(3),
         root_duals(),
         [(ab.clone(), 0.25)],
