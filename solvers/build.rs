@@ -1,4 +1,5 @@
-//! Links the SCIP shared library when the `scip` feature is on.
+//! Links the SCIP shared library when the `scip` feature is on, and tells the microlp
+//! back-end the version of microlp that the lock file pins.
 //!
 //! `scip-sys` is built with `DOCS_RS=1` (set in `.cargo/config.toml`): it then uses its
 //! pregenerated SCIP 10 bindings and emits no link directives, so they come from here.
@@ -13,6 +14,9 @@ use std::path::{Path, PathBuf};
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    if env::var_os("CARGO_FEATURE_MICROLP").is_some() {
+        pass_microlp_version();
+    }
     if env::var_os("CARGO_FEATURE_SCIP").is_none() {
         return;
     }
@@ -35,12 +39,39 @@ fn main() {
     println!("cargo:libdir={lib_dir}");
 }
 
+/// Sets `BNSL_MICROLP_VERSION` to the version of the `microlp` package in the
+/// workspace's `Cargo.lock` (`unknown` without one: the crate built on its own).
+fn pass_microlp_version() {
+    let lock = workspace_dir().join("Cargo.lock");
+    println!("cargo:rerun-if-changed={}", lock.display());
+    let text = std::fs::read_to_string(&lock).unwrap_or_default();
+    let mut lines = text.lines();
+    let mut version = "unknown".to_string();
+    while let Some(line) = lines.next() {
+        if line.trim() == "name = \"microlp\"" {
+            if let Some(v) = lines
+                .next()
+                .and_then(|l| l.trim().strip_prefix("version = "))
+            {
+                version = v.trim_matches('"').to_string();
+            }
+            break;
+        }
+    }
+    println!("cargo:rustc-env=BNSL_MICROLP_VERSION={version}");
+}
+
+/// The workspace root: the parent of this package's folder.
+fn workspace_dir() -> PathBuf {
+    let manifest =
+        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
+    manifest.parent().unwrap_or(Path::new("/")).to_path_buf()
+}
+
 /// `$BNSL_SCIP_DIR` (relative paths taken from the workspace root), else
 /// `<workspace>/.native/scip`.
 fn scip_dir() -> PathBuf {
-    let manifest =
-        PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR"));
-    let workspace = manifest.parent().unwrap_or(Path::new("/")).to_path_buf();
+    let workspace = workspace_dir();
     match env::var_os("BNSL_SCIP_DIR") {
         Some(dir) if !dir.is_empty() => workspace.join(dir),
         _ => workspace.join(".native").join("scip"),

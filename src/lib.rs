@@ -51,6 +51,8 @@ pub use bnsl_core::fio;
 pub use bnsl_formulations as formulations;
 pub use bnsl_solvers as solvers;
 
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod certificate;
 pub mod collection;
 pub mod dag_io;

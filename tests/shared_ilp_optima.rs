@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Score files SCIP's branch and cut does not prove within a minute here (2 cores):
-/// left to the ignored test. Measured with `scripts/bench/ilp.py`.
+/// left to the ignored test. Measured with the exact-ILP study (`scripts/bench/plans/exact-ilp.toml`).
 /// `alarm_10000.scores` (6,362 candidates) takes about two minutes (126 s; GOBNILP's own
 /// proof of it took 137 s). (carpo500, the slowest file checked, takes 11-16 s.)
 const SLOW_ON_SCIP: &[&str] = &["alarm_10000"];

@@ -19,6 +19,12 @@ pub fn available_memory_bytes() -> Option<u64> {
     }
 }
 
+/// The machine's memory in bytes (`/proc/meminfo`'s `MemTotal`), where it can be read.
+pub fn total_memory_bytes() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    meminfo_field(&info, "MemTotal:")
+}
+
 /// The soft "Max address space" limit of a `/proc/self/limits` text, in bytes; `None`
 /// when unlimited or absent.
 fn address_space_limit(limits: &str) -> Option<u64> {

@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use std::io::Write;
 use std::process::ExitCode;
 
+mod bench;
 mod collect;
 mod convert;
 mod decode;
@@ -18,9 +19,17 @@ mod scoring_args;
 mod treewidth;
 mod verify;
 
+/// `bnsl --version`: the package version and the git commit it was built from.
+const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (commit ",
+    env!("BNSL_GIT_COMMIT"),
+    ")"
+);
+
 /// Bayesian network structure learning by mathematical programming.
 #[derive(Parser, Debug)]
-#[command(name = "bnsl", version, about, long_about = None)]
+#[command(name = "bnsl", version = VERSION, about, long_about = None)]
 pub(crate) struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -48,6 +57,9 @@ pub(crate) enum Command {
     Mb(mb::Args),
     /// The treewidth of a DAG's moral graph, with a tree decomposition that shows it.
     Treewidth(treewidth::Args),
+    /// Run a comparison study from a plan file (each run a child process under time and
+    /// memory limits), or report on and merge its results.
+    Bench(bench::Args),
 }
 
 /// The exit code of a run that Ctrl+C stopped before it proved its answer: 128 + SIGINT,
@@ -59,6 +71,7 @@ pub(crate) fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let ran = match cli.command {
         Command::Score(a) => score::run(a),
         Command::Learn(a) => return learn::run(*a),
+        Command::Bench(a) => return bench::run(a),
         Command::Verify(a) => verify::run(a),
         Command::Convert(a) => convert::run(a),
         Command::Export(a) => export::run(a),

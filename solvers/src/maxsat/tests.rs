@@ -283,6 +283,10 @@ impl crate::milp::MilpBackend for FailingBackend {
         "failing"
     }
 
+    fn version(&self) -> String {
+        "failing 0".to_string()
+    }
+
     fn solve(
         &self,
         _: &bnsl_formulations::milp::MilpModel,

@@ -84,6 +84,12 @@ impl MilpBackend for CbcBackend {
         NAME
     }
 
+    fn version(&self) -> String {
+        // SAFETY: the library returns a pointer to a static NUL-terminated string.
+        let text = unsafe { std::ffi::CStr::from_ptr(ffi::Cbc_getVersion()) };
+        format!("CBC {}", text.to_string_lossy())
+    }
+
     fn with_params(
         &self,
         params: &[(String, String)],

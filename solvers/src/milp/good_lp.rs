@@ -25,6 +25,9 @@
 //!     fn name(&self) -> &'static str {
 //!         "chosen"
 //!     }
+//!     fn version(&self) -> String {
+//!         "chosen 1.0".to_string()
+//!     }
 //!     fn model(&self, problem: good_lp::variable::UnsolvedProblem) -> Self::Model {
 //!         good_lp::microlp(problem)
 //!     }
@@ -98,6 +101,9 @@ pub trait GoodLpSolver: Send + Sync + 'static {
 
     /// Short lowercase name, as used on the command line.
     fn name(&self) -> &'static str;
+
+    /// The solver and its version, as [`MilpBackend::version`] gives them.
+    fn version(&self) -> String;
 
     /// The solver's model of `problem` (what good_lp's `UnsolvedProblem::using` gives).
     fn model(&self, problem: UnsolvedProblem) -> Self::Model;
@@ -295,6 +301,10 @@ impl<S: GoodLpSolver> GoodLpBackend<S> {
 impl<S: GoodLpSolver + Clone> MilpBackend for GoodLpBackend<S> {
     fn name(&self) -> &'static str {
         self.solver.name()
+    }
+
+    fn version(&self) -> String {
+        format!("{} (through good_lp)", self.solver.version())
     }
 
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {

@@ -93,6 +93,12 @@ impl MilpBackend for HighsBackend {
         NAME
     }
 
+    fn version(&self) -> String {
+        // SAFETY: the library returns a pointer to a static NUL-terminated string.
+        let text = unsafe { CStr::from_ptr(highs_sys::Highs_version()) };
+        format!("HiGHS {}", text.to_string_lossy())
+    }
+
     /// HiGHS options, see [`HighsBackend::with_user_options`].
     fn with_params(
         &self,

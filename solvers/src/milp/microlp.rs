@@ -21,6 +21,10 @@ impl GoodLpSolver for Microlp {
         "microlp"
     }
 
+    fn version(&self) -> String {
+        format!("microlp {}", env!("BNSL_MICROLP_VERSION"))
+    }
+
     /// good_lp hands microlp integer bounds as 32-bit integers, clamping infinite ones.
     fn integer_range(&self) -> f64 {
         f64::from(i32::MAX)

@@ -223,6 +223,10 @@ pub trait MilpBackend: Send + Sync {
     /// Short lowercase name, as used on the command line (`highs`, `cbc`, `scip`).
     fn name(&self) -> &'static str;
 
+    /// The solver and the version of it linked into this build (`SCIP 10.0.0`), for the
+    /// machine record of a benchmark study.
+    fn version(&self) -> String;
+
     /// Solves `model` within `limits`.
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError>;
 

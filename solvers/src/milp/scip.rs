@@ -37,6 +37,18 @@ impl MilpBackend for ScipBackend {
         NAME
     }
 
+    fn version(&self) -> String {
+        // SAFETY: pure queries of the linked library's version.
+        let (major, minor, tech) = unsafe {
+            (
+                ffi::SCIPmajorVersion(),
+                ffi::SCIPminorVersion(),
+                ffi::SCIPtechVersion(),
+            )
+        };
+        format!("SCIP {major}.{minor}.{tech}")
+    }
+
     fn solve(&self, model: &MilpModel, limits: &Limits) -> Result<MilpOutcome, SolverError> {
         run(model, limits, None, &self.settings.params)
     }
