@@ -172,6 +172,20 @@ fn a_study_runs_resumes_reports_and_matches_its_jobs() {
     }
     args.extend(["--out".into(), merged.to_string_lossy().into_owned()]);
     run_ok(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let order = |dir: &Path| -> Vec<String> {
+        records(dir)
+            .iter()
+            .map(|r| r["key"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let mut direct_order = order(&out);
+    // The resumed run went last; the plan's order puts it back in place.
+    direct_order.sort_by_key(|k| first.iter().position(|r| r["key"] == k.as_str()));
+    assert_eq!(
+        order(&merged),
+        direct_order,
+        "merged records follow the plan's order"
+    );
     let (mut direct, mut joined) = (answers(&out), answers(&merged));
     // ASOBS's answers depend on the seed only, not on how the run was started.
     assert_eq!(direct.len(), joined.len());

@@ -13,6 +13,8 @@ pub struct RunRecord {
     pub study: String,
     /// `instance/method/seed`.
     pub key: String,
+    /// The run's index in its plan's order (as `--job` takes it).
+    pub index: usize,
     /// Instance name.
     pub instance: String,
     /// Method name.
@@ -114,6 +116,7 @@ impl RunRecord {
         RunRecord {
             study: context.study.to_string(),
             key: run.key.clone(),
+            index: run.index,
             instance: run.instance.name.clone(),
             method: run.method.clone(),
             seed: run.seed,

@@ -191,7 +191,7 @@ pub fn read_results(inputs: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<MachineIn
 }
 
 /// Joins result folders into `out`: one record per run key (where folders disagree,
-/// the last to finish), the machines of all. Returns the number of records and the keys
+/// the last to finish), in the plan's order, and the machines of all. Returns the number of records and the keys
 /// found more than once.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<(usize, Vec<String>), InputError> {
     let (records, machines) = read_results(inputs)?;
@@ -218,7 +218,9 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<(usize, Vec<String>), Inp
             "exists already: merge into a new folder",
         ));
     }
-    write_jsonl(&results, &by_key.into_values().collect::<Vec<_>>())?;
+    let mut records: Vec<RunRecord> = by_key.into_values().collect();
+    records.sort_by_key(|r| r.index);
+    write_jsonl(&results, &records)?;
     let store = ResultStore::open(out)?;
     for m in &machines {
         store.add_machine(m)?;

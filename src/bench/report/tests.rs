@@ -4,6 +4,7 @@ fn rec(instance: &str, method: &str, seed: u64, status: &str, score: f64, wall: 
     RunRecord {
         study: "s".into(),
         key: format!("{instance}/{method}/{seed}"),
+        index: 0,
         instance: instance.into(),
         method: method.into(),
         seed,
