@@ -37,6 +37,10 @@ use serde::Deserialize;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
+/// The most runs a plan may have (before the methods' instance filters), and the most
+/// methods one matrix may cross into: a plan past it is refused rather than expanded.
+pub const MAX_RUNS: usize = 1_000_000;
+
 /// A parsed and checked plan.
 #[derive(Clone, Debug)]
 pub struct Plan {
@@ -196,6 +200,16 @@ pub fn parse_plan(path: &Path, text: &str) -> Result<Plan, InputError> {
     }
     if methods.is_empty() {
         return Err(InputError::file(path, "the plan names no [[methods]]"));
+    }
+    let runs = [instances.len(), methods.len(), file.seeds.len()]
+        .iter()
+        .try_fold(1usize, |n, &k| n.checked_mul(k))
+        .filter(|&n| n <= MAX_RUNS);
+    if runs.is_none() {
+        return Err(InputError::file(
+            path,
+            format!("instances × methods × seeds is more than {MAX_RUNS} runs: split the study"),
+        ));
     }
     let mut seen = HashSet::new();
     for m in &methods {
@@ -510,6 +524,15 @@ fn program_of(
 fn matrix_assignments(
     matrix: &BTreeMap<String, Vec<toml::Value>>,
 ) -> Result<Vec<Vec<(String, String)>>, String> {
+    let count = matrix
+        .values()
+        .try_fold(1usize, |n, values| n.checked_mul(values.len()))
+        .filter(|&n| n <= MAX_RUNS);
+    if count.is_none() {
+        return Err(format!(
+            "the matrix crosses into more than {MAX_RUNS} methods"
+        ));
+    }
     let mut assignments = vec![Vec::new()];
     for (variable, values) in matrix {
         if values.is_empty() {

@@ -171,6 +171,8 @@ fn invalid_plans_are_refused_with_their_cause() {
         (&format!("{HEAD}[[methods]]\nname = \"m\"\ncommand = [\"x\"]\nscore = \"x\"\nseeded = true\n"), "for bnsl runs"),
         (&format!("{HEAD}[[methods]]\nname = \"m/{{v}}\"\nargs = []\nmatrix = {{ v = [1] }}\n"), "has a `/`"),
         (&format!("{HEAD}[[methods]]\nname = \"m\"\nargs = []\nmatrix = {{ v = [] }}\n"), "no values"),
+        (&format!("{HEAD}[[methods]]\nname = \"m{{a}}{{b}}{{c}}\"\nargs = []\nmatrix = {{ a = [{t}], b = [{t}], c = [{t}] }}\n", t = ["1"; 101].join(",")), "more than 1000000 methods"),
+        (&format!("seeds = [{}]\n{HEAD}[[methods]]\nname = \"m{{a}}\"\nargs = []\nmatrix = {{ a = [{}] }}\n", ["1"; 1001].join(","), (0..1000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")), "more than 1000000 runs"),
         ("name = \"s\"\ntime_limit = 5\n[[instances]]\nfiles = [\"*.nothing\"]\n[[methods]]\nname = \"m\"\nargs = []\n", "matches no file"),
         ("name = \"s\"\ntime_limit = 5\n[[instances]]\nfiles = [\"*.jkl\", \"sub/a.jkl\"]\n[[methods]]\nname = \"m\"\nargs = []\n", "matches no file"),
     ];
