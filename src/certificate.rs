@@ -132,12 +132,22 @@ pub fn read_certificate(
         path: path.to_path_buf(),
         source,
     })?;
+    parse_certificate(&text, path, table)
+}
+
+/// [`read_certificate`] on the text of the file; `path` names it in errors.
+#[doc(hidden)]
+pub fn parse_certificate(
+    text: &str,
+    path: &Path,
+    table: &ScoreTable,
+) -> Result<DualCertificate, CertificateFileError> {
     let malformed = |why: String| CertificateFileError::Malformed {
         path: path.to_path_buf(),
         why,
     };
     let value: Value =
-        serde_json::from_str(&text).map_err(|e| malformed(format!("not JSON: {e}")))?;
+        serde_json::from_str(text).map_err(|e| malformed(format!("not JSON: {e}")))?;
     Reader { table }.certificate(&value).map_err(malformed)
 }
 

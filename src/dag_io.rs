@@ -14,7 +14,8 @@
 //! read as well, and so is the graph of a BIF network (`.bif`, `.bif.gz`), so that the
 //! true network of sampled data can be scored like a learned one.
 
-use crate::data::bif::read_bif;
+use crate::data::bif::parse_bif;
+use crate::data::BayesNet;
 use crate::error::{read_text, InputError};
 use bnsl_core::input::nonblank_lines;
 use bnsl_formulations::{Dag, VarSet};
@@ -119,23 +120,29 @@ pub struct DagFile {
 /// all (an empty file, say) is an error: an empty DAG is written with every node
 /// (`X <-`).
 pub fn read_dag_file(path: &Path, names: &[String]) -> Result<DagFile, InputError> {
+    parse_dag_file(&read_text(path)?, path, names)
+}
+
+/// [`read_dag_file`] on the text of the file: `path` names it in errors and, by its
+/// extension, says whether it is a BIF network.
+#[doc(hidden)]
+pub fn parse_dag_file(text: &str, path: &Path, names: &[String]) -> Result<DagFile, InputError> {
     if is_bif(path) {
-        let dag = read_bif_graph(path, names)?;
+        let dag = bif_graph(&parse_bif(text, path)?, path, names)?;
         return Ok(DagFile {
             dag,
             unlisted: Vec::new(),
         });
     }
-    let text = read_text(path)?;
     let index = name_index(names);
     let mut parents: Vec<Option<VarSet>> = vec![None; names.len()];
     let trimmed = text.trim_start();
     if trimmed.starts_with('{') {
-        read_json(path, &text, &index, &mut parents)?;
+        read_json(path, text, &index, &mut parents)?;
     } else if trimmed.starts_with('[') {
-        read_model_string(path, &text, &index, &mut parents)?;
+        read_model_string(path, text, &index, &mut parents)?;
     } else {
-        read_parent_lists(path, &text, &index, &mut parents)?;
+        read_parent_lists(path, text, &index, &mut parents)?;
     }
     let n = names.len();
     let unlisted: Vec<usize> = (0..n).filter(|&v| parents[v].is_none()).collect();
@@ -158,16 +165,22 @@ pub fn read_dag_file(path: &Path, names: &[String]) -> Result<DagFile, InputErro
 /// variables, or every name its parent lists, model string or JSON mentions, in order of
 /// first mention.
 pub fn read_dag_alone(path: &Path) -> Result<(Vec<String>, Dag), InputError> {
+    parse_dag_alone(&read_text(path)?, path)
+}
+
+/// [`read_dag_alone`] on the text of the file (`path` as in [`parse_dag_file`]).
+#[doc(hidden)]
+pub fn parse_dag_alone(text: &str, path: &Path) -> Result<(Vec<String>, Dag), InputError> {
     let names = if is_bif(path) {
-        read_bif(path)?
+        parse_bif(text, path)?
             .variables
             .into_iter()
             .map(|v| v.name)
             .collect()
     } else {
-        names_mentioned(path, &read_text(path)?)?
+        names_mentioned(path, text)?
     };
-    let dag = read_dag_file(path, &names)?.dag;
+    let dag = parse_dag_file(text, path, &names)?.dag;
     Ok((names, dag))
 }
 
@@ -225,10 +238,9 @@ fn is_bif(path: &Path) -> bool {
     name.ends_with(".bif") || name.ends_with(".bif.gz")
 }
 
-/// The graph of a BIF network, over `names`: the network must have exactly these
-/// variables (in any order).
-fn read_bif_graph(path: &Path, names: &[String]) -> Result<Dag, InputError> {
-    let net = read_bif(path)?;
+/// The graph of the BIF network `net` (read from `path`), over `names`: the network must
+/// have exactly these variables (in any order).
+fn bif_graph(net: &BayesNet, path: &Path, names: &[String]) -> Result<Dag, InputError> {
     let index = name_index(names);
     let position = |name: &str| {
         index.get(name).copied().ok_or_else(|| {
@@ -409,6 +421,7 @@ fn read_json(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::data::bif::read_bif;
 
     fn names() -> Vec<String> {
         ["a", "b", "c"].iter().map(|s| s.to_string()).collect()

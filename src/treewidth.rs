@@ -130,8 +130,17 @@ impl WidthCertificate {
 /// names) and `edges` (pairs of bag indices), at the top or under `decomposition` (as
 /// `bnsl learn --treewidth … --json` and `bnsl treewidth --json` write it).
 pub fn read_decomposition(path: &Path, names: &[String]) -> Result<TreeDecomposition, InputError> {
-    let text = read_text(path)?;
-    let value: Value = serde_json::from_str(&text)
+    parse_decomposition(&read_text(path)?, path, names)
+}
+
+/// [`read_decomposition`] on the text of the file; `path` names it in errors.
+#[doc(hidden)]
+pub fn parse_decomposition(
+    text: &str,
+    path: &Path,
+    names: &[String],
+) -> Result<TreeDecomposition, InputError> {
+    let value: Value = serde_json::from_str(text)
         .map_err(|e| InputError::at(path, e.line(), format!("invalid JSON: {e}")))?;
     let object = value.get("decomposition").unwrap_or(&value);
     let field = |key: &str| {

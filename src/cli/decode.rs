@@ -60,7 +60,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     let (dag, mut score) = map
-        .decode(&value)
+        .decode_with(|v| value.value(v))
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.solution.display()))?;
     if let Some((path, table)) = &table {
         score = dag

@@ -142,11 +142,14 @@ fn tokenize<'a>(text: &'a str, path: &Path) -> Result<Vec<Token<'a>>, InputError
     while i < bytes.len() {
         let c = bytes[i];
         let rest = &text[i..];
+        let space = rest.chars().next().filter(|ch| ch.is_whitespace());
         if c == b'\n' {
             line += 1;
             i += 1;
-        } else if c.is_ascii_whitespace() {
-            i += 1;
+        } else if let Some(space) = space {
+            // Any white space, as the end of a word is found below: a vertical tab or a
+            // no-break space is not the start of an empty word.
+            i += space.len_utf8();
         } else if rest.starts_with("//") {
             i += rest.find('\n').unwrap_or(rest.len());
         } else if rest.starts_with("/*") {
@@ -876,6 +879,20 @@ mod tests {
         for (a, b) in back.cpts.iter().flatten().zip(net.cpts.iter().flatten()) {
             assert!((a - b).abs() < 1e-12, "{a} vs {b}");
         }
+    }
+
+    #[test]
+    fn any_white_space_separates_tokens() {
+        // Found by the `bif` fuzz target: a vertical tab (white space to
+        // `char::is_whitespace`, not to `u8::is_ascii_whitespace`) was read as an empty
+        // word, again and again, without moving on.
+        assert_eq!(err("\u{b}"), "n.bif: no variables (not a BIF network?)");
+        let net = parse(
+            "variable A {\u{b}type discrete [ 2 ] { yes,\u{a0}no }; }\n\
+             probability\u{2003}( A ) {\u{3000}table 0.2, 0.8; }\n",
+        )
+        .unwrap();
+        assert_eq!(net.variables[0].states, ["yes", "no"]);
     }
 
     #[test]

@@ -168,10 +168,15 @@ struct Lines<'r, 'a> {
 
 impl<'a> Lines<'_, 'a> {
     /// Checks that the next line (the line of arities, not consumed) has `n` values:
-    /// the variables a header declares must be there.
+    /// the variables a header declares must be there, and so must that line.
     fn check_arity_count(&self, n: usize) -> Result<(), InputError> {
         let Some(&(line, text)) = self.rows.get(self.at) else {
-            return Ok(());
+            let last = self.rows.last().map_or(1, |r| r.0);
+            return Err(InputError::at(
+                self.path,
+                last,
+                "the file ends before the line of arities",
+            ));
         };
         let shown = text.split_ascii_whitespace().count();
         if shown == n {
@@ -286,6 +291,33 @@ mod tests {
         assert_eq!(
             err("2\nX Y Z\n2 2\n1\n0 0\n"),
             "d.dat:2: expected 2 variable names, found 3"
+        );
+    }
+
+    #[test]
+    fn a_twilp_count_without_its_arities_is_refused_before_names_are_made() {
+        // Found by the `data_dat` and `data_twilp` fuzz targets: with no line after it,
+        // the count of variables was taken at its word and that many names were made.
+        let twilp = |text: &str| {
+            parse_dat(text, Path::new("d.dat"), Some(DatLayout::Twilp), None)
+                .unwrap_err()
+                .to_string()
+        };
+        assert_eq!(
+            twilp(" 143021430\n"),
+            "d.dat:1: the file ends before the line of arities"
+        );
+        assert_eq!(
+            err("80088080"),
+            "d.dat:1: the file ends before the line of arities"
+        );
+        assert_eq!(
+            err("\n18446744073709551615\n\n"),
+            "d.dat:2: the file ends before the line of arities"
+        );
+        assert_eq!(
+            twilp("3\n2 2\n"),
+            "d.dat:2: the file declares 3 variables but its line of arities has 2 values"
         );
     }
 

@@ -110,13 +110,15 @@ pub(crate) fn assemble(
     ScoreTable::new(names, candidates).map_err(|e| InputError::file(path, e.to_string()))
 }
 
-/// Names in block order, rejecting a variable that has two blocks.
+/// Names in block order, rejecting a variable that has two blocks and a name that the
+/// writers could not write back ([`check_name`]).
 fn name_order(
     path: &Path,
     blocks: &[RawBlock<'_>],
 ) -> Result<(Vec<String>, Vec<usize>), InputError> {
     let mut first_line: FxHashMap<&str, usize> = FxHashMap::default();
     for b in blocks {
+        check_name(b.name).map_err(|cause| InputError::at(path, b.line, cause))?;
         if let Some(first) = first_line.insert(b.name, b.line) {
             let cause = format!(
                 "variable `{}` has a second block (the first is at line {first})",
@@ -129,6 +131,26 @@ fn name_order(
         blocks.iter().map(|b| b.name.to_string()).collect(),
         (0..blocks.len()).collect(),
     ))
+}
+
+/// A variable name must be one token in every score format: the lines are split at ASCII
+/// white space only, so a name could hold a vertical tab or a no-break space, which other
+/// readers (and bnsl's writers) take as a separator; and a name starting with `#` would
+/// be a comment line in jkl.
+fn check_name(name: &str) -> Result<(), String> {
+    if let Some(c) = name.chars().find(|c| c.is_whitespace()) {
+        return Err(format!(
+            "variable name `{}` contains the white space character U+{:04X}; a name is one token",
+            name.escape_debug(),
+            u32::from(c)
+        ));
+    }
+    if name.starts_with('#') {
+        return Err(format!(
+            "variable name `{name}` starts with `#`, which starts a comment in score files"
+        ));
+    }
+    Ok(())
 }
 
 /// Resolves parent tokens and checks each family.

@@ -370,6 +370,22 @@ mod tests {
     }
 
     #[test]
+    fn rejects_names_the_writer_cannot_write() {
+        // Found by the `jkl` fuzz target: a header holding a vertical tab (not ASCII white
+        // space, so not a separator here) was read as a name that `write_jkl` refuses.
+        assert_eq!(
+            err("1\na\u{b}b 1\n-1 0\n"),
+            "t.jkl:2: variable name `a\\u{b}b` contains the white space character U+000B; \
+             a name is one token"
+        );
+        let e = err("2\nx 1\n-1 0\ny\u{a0} 1\n-1 0\n");
+        assert!(
+            e.starts_with("t.jkl:4: variable name `y") && e.contains("U+00A0"),
+            "{e}"
+        );
+    }
+
+    #[test]
     fn rejects_trailing_garbage_and_bad_constraints() {
         assert!(err("1\na 1\n-1 0\nb 1\n").contains("t.jkl:4: unexpected `b 1`"));
         assert!(err("1\na 1\n-1 0\n2\n0 0\n").contains("announces 2 pairs"));

@@ -226,6 +226,16 @@ mod tests {
     }
 
     #[test]
+    fn rejects_names_the_writer_cannot_write() {
+        // Names `write_pss` refuses (see the jkl reader's test of the same name).
+        assert_eq!(
+            err("VAR #x\n-1\n"),
+            "t.pss:1: variable name `#x` starts with `#`, which starts a comment in score files"
+        );
+        assert!(err("VAR a\u{b}b\n-1\n").contains("U+000B"));
+    }
+
+    #[test]
     fn rejects_bad_files() {
         assert!(err("").contains("no `VAR` line"));
         assert!(err("-1 A\n").contains("t.pss:1: a parent-set line before the first `VAR`"));

@@ -256,10 +256,16 @@ impl FamilyMap {
     /// variables beyond it are false): each node's one true family, checked for cycles
     /// (the order variables are not read), and its score summed in node order.
     pub fn decode(&self, value: &[bool]) -> Result<(Dag, f64), DecodeError> {
+        self.decode_with(|v| value.get(v).copied().unwrap_or(false))
+    }
+
+    /// [`decode`](Self::decode) with the value of variable `v` given by `value(v)` (a
+    /// [`Solution`](super::wcnf_format::Solution) read from a solver's answer, say).
+    pub fn decode_with(&self, value: impl Fn(usize) -> bool) -> Result<(Dag, f64), DecodeError> {
         let n = self.names.len();
         let mut chosen: Vec<Option<&MappedFamily>> = vec![None; n];
         for f in &self.families {
-            if value.get(f.var as usize).copied().unwrap_or(false) {
+            if value(f.var as usize) {
                 if chosen[f.node].is_some() {
                     return Err(DecodeError::SeveralFamilies(self.names[f.node].clone()));
                 }

@@ -1,7 +1,9 @@
 //! The plain encoding against every choice of families, and the WCNF files round trip.
 
 use super::bnsl::{encode_bnsl, BnslEncoding};
-use super::wcnf_format::{count_vars, read_family_map, read_solution, write_wcnf, WcnfFormat};
+use super::wcnf_format::{
+    count_vars, read_cnf, read_family_map, read_solution, write_wcnf, WcnfFormat,
+};
 use crate::{Candidate, Dag, ScoreTable, VarSet};
 use proptest::prelude::*;
 
@@ -182,7 +184,7 @@ fn wcnf_files_round_trip() {
             format!("v {bits}\n"),
         ] {
             let read = read_solution(&answer, enc.wcnf.num_vars as usize).unwrap();
-            let (decoded, score) = map.decode(&read).unwrap();
+            let (decoded, score) = map.decode_with(|v| read.value(v)).unwrap();
             assert_eq!(decoded, dag);
             assert_eq!(score, dag.check(&table).unwrap());
         }
@@ -220,4 +222,57 @@ fn wcnf_files_round_trip() {
     assert!(read_family_map("c hello\nh 1 0\n")
         .unwrap_err()
         .contains("not a model written by bnsl"));
+}
+
+// Found by the `wcnf_family_map` fuzz target: a node index was a vector's length, so
+// one line asked for gigabytes.
+#[test]
+fn family_map_refuses_a_node_index_beyond_its_node_lines() {
+    let e = read_family_map("c bnsl node 666500000 a\n").unwrap_err();
+    assert_eq!(
+        e,
+        "line 1: node index 666500000 is beyond the 1 `c bnsl node` lines of the file \
+         (nodes are numbered from 0)"
+    );
+    let e = read_family_map("c bnsl node 0 a\nc bnsl node 2 c\n").unwrap_err();
+    assert!(
+        e.starts_with("line 2: node index 2 is beyond the 2 "),
+        "{e}"
+    );
+    // A node given twice keeps its last name, as before.
+    let map = read_family_map("c bnsl node 1 b\nc bnsl node 0 a\nc bnsl node 0 z\n").unwrap();
+    assert_eq!(map.names, ["z", "b"]);
+}
+
+// Found by the `wcnf_solution` fuzz target: the answer was a vector indexed by variable,
+// as long as the model's variable count (which `count_vars` takes from the header or any
+// large number in a clause) and then as long as the largest variable in the answer.
+#[test]
+fn solution_is_sized_by_its_literals_not_by_the_numbers_in_them() {
+    let model = "w 500001500001 0\n";
+    assert_eq!(count_vars(model), 500001500001);
+    let value = read_solution("v -1 2 50000500001\n", count_vars(model)).unwrap();
+    assert_eq!(value.true_vars(), [2, 50000500001]);
+    assert!(!value.value(1) && value.value(2) && !value.value(3));
+    let value = read_solution("v 1 -1 3 -2\n", usize::MAX).unwrap();
+    assert_eq!(value.true_vars(), [3]);
+    let value = read_solution("v 0110\n", 1 << 40).unwrap();
+    assert_eq!(value.true_vars(), [2, 3]);
+    assert!(read_solution("v 3\n", 2)
+        .unwrap_err()
+        .contains("beyond the 2"));
+}
+
+// Found by the `cnf` fuzz target: a second header replaced the first, so clauses read
+// under it could hold literals beyond the variable count returned.
+#[test]
+fn cnf_refuses_a_second_header() {
+    assert_eq!(
+        read_cnf("p cnf 20 1\n14 0\np cnf 6 1\n").unwrap_err(),
+        "line 3: a second `p cnf` header"
+    );
+    assert_eq!(
+        read_cnf("c x\np cnf 2 2\n1 -2 0\n2 0\n").unwrap(),
+        (2, vec![vec![1, -2], vec![2]])
+    );
 }

@@ -17,6 +17,7 @@
 use super::bnsl::{BnslEncoding, FamilyMap, MappedFamily};
 use super::{Lit, Wcnf};
 use crate::ScoreTable;
+use rustc_hash::FxHashMap;
 use std::io::{self, Write};
 
 /// The two WCNF layouts.
@@ -97,7 +98,9 @@ impl BnslEncoding {
 /// Reads the family map from the comment lines of a WCNF file; an error names the line
 /// and the cause.
 pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
-    let mut names: Vec<Option<String>> = Vec::new();
+    // The node lines as `(line, index, name)`; the names are placed once all are read,
+    // so that an index is checked against their number before anything is sized by it.
+    let mut nodes: Vec<(usize, usize, &str)> = Vec::new();
     let mut families = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let bad = |why: &str| format!("line {}: {why}: {line}", i + 1);
@@ -114,10 +117,7 @@ pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
                 let name = words
                     .next()
                     .ok_or_else(|| bad("a node line needs a name"))?;
-                if names.len() <= index {
-                    names.resize(index + 1, None);
-                }
-                names[index] = Some(name.to_string());
+                nodes.push((i, index, name));
             }
             Some("family") => {
                 let var: Lit = words
@@ -150,6 +150,21 @@ pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
             _ => {}
         }
     }
+    // Every index below the largest needs a line of its own, so an index is below the
+    // number of node lines.
+    if let Some(&(i, index, _)) = nodes.iter().find(|n| n.1 >= nodes.len()) {
+        return Err(format!(
+            "line {}: node index {index} is beyond the {} `c bnsl node` lines of the file \
+             (nodes are numbered from 0)",
+            i + 1,
+            nodes.len()
+        ));
+    }
+    let mut names: Vec<Option<String>> =
+        vec![None; nodes.iter().map(|n| n.1 + 1).max().unwrap_or(0)];
+    for &(_, index, name) in &nodes {
+        names[index] = Some(name.to_string());
+    }
     let names = names
         .into_iter()
         .enumerate()
@@ -171,11 +186,31 @@ pub fn read_family_map(text: &str) -> Result<FamilyMap, String> {
     Ok(FamilyMap { names, families })
 }
 
+/// A solver's answer as [`read_solution`] reads it: the variables it sets true, kept as
+/// a sorted list so that its size follows the length of the answer, not the numbers in
+/// it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Solution {
+    true_vars: Vec<usize>,
+}
+
+impl Solution {
+    /// Whether variable `var` is true (a variable the answer does not mention is false).
+    pub fn value(&self, var: usize) -> bool {
+        self.true_vars.binary_search(&var).is_ok()
+    }
+
+    /// The variables set true, in increasing order.
+    pub fn true_vars(&self) -> &[usize] {
+        &self.true_vars
+    }
+}
+
 /// Reads the values of variables `1..=num_vars` from a solver's `v` lines (signed
 /// literals, or one 0/1 string of at most `num_vars` values); variables not mentioned
-/// are false. Index 0 is unused.
-pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
-    let mut value = vec![false; num_vars + 1];
+/// are false, and a variable given twice takes its last value.
+pub fn read_solution(text: &str, num_vars: usize) -> Result<Solution, String> {
+    let mut value: FxHashMap<usize, bool> = FxHashMap::default();
     let mut seen = false;
     for (i, line) in text.lines().enumerate() {
         let Some(rest) = line.strip_prefix('v') else {
@@ -195,7 +230,7 @@ pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
                 ));
             }
             for (j, b) in tokens[0].bytes().enumerate() {
-                value[j + 1] = b == b'1';
+                value.insert(j + 1, b == b'1');
             }
             continue;
         }
@@ -211,14 +246,19 @@ pub fn read_solution(text: &str, num_vars: usize) -> Result<Vec<bool>, String> {
                 ));
             }
             if var > 0 {
-                value[var] = l > 0;
+                value.insert(var, l > 0);
             }
         }
     }
     if !seen {
         return Err("no `v` line: not a MaxSAT solver's answer".into());
     }
-    Ok(value)
+    let mut true_vars: Vec<usize> = value
+        .into_iter()
+        .filter_map(|(var, truth)| truth.then_some(var))
+        .collect();
+    true_vars.sort_unstable();
+    Ok(Solution { true_vars })
 }
 
 /// Checks that the weights of a WCNF text (each soft clause's, and the `p wcnf` top
@@ -317,6 +357,10 @@ pub fn read_cnf(text: &str) -> Result<(u32, Vec<Vec<Lit>>), String> {
             continue;
         }
         if let Some(rest) = line.strip_prefix("p cnf") {
+            if header.is_some() {
+                // The literals before it were checked against the first header's count.
+                return Err(format!("line {}: a second `p cnf` header", i + 1));
+            }
             let nums: Vec<&str> = rest.split_whitespace().collect();
             let parsed = match nums[..] {
                 [v, c] => v.parse().ok().zip(c.parse().ok()),
