@@ -269,6 +269,14 @@ fn check_limits(path: &Path, file: &PlanFile) -> Result<(), InputError> {
             "seeds is empty: give at least one seed",
         ));
     }
+    let mut seen = HashSet::new();
+    if let Some(seed) = file.seeds.iter().find(|s| !seen.insert(**s)) {
+        // Two runs of one key: a resume would take the second for done.
+        return Err(InputError::file(
+            path,
+            format!("seed {seed} is given twice"),
+        ));
+    }
     Ok(())
 }
 

@@ -160,6 +160,8 @@ fn invalid_plans_are_refused_with_their_cause() {
         ("name = \"s\"\ntime_limit = 0\n[[instances]]\nfiles = [\"*.jkl\"]\n[[methods]]\nname = \"m\"\nargs = []\n", "time_limit"),
         (&format!("{HEAD}kill_after = 1\n"), "kill_after"),
         (&format!("seeds = []\n{HEAD}[[methods]]\nname = \"m\"\nargs = []\n"), "seeds"),
+        // Found by the `plan` fuzz target: two runs of one key.
+        (&format!("seeds = [2, 2]\n{HEAD}[[methods]]\nname = \"m\"\nargs = []\n"), "seed 2 is given twice"),
         (HEAD, "no [[methods]]"),
         ("name = \"s\"\ntime_limit = 5\n[[methods]]\nname = \"m\"\nargs = []\n", "no [[instances]]"),
         (&format!("{HEAD}[[methods]]\nname = \"m\"\nargs = []\n[[methods]]\nname = \"m\"\nargs = [\"-x\"]\n"), "two methods are named `m`"),
@@ -172,7 +174,7 @@ fn invalid_plans_are_refused_with_their_cause() {
         (&format!("{HEAD}[[methods]]\nname = \"m/{{v}}\"\nargs = []\nmatrix = {{ v = [1] }}\n"), "has a `/`"),
         (&format!("{HEAD}[[methods]]\nname = \"m\"\nargs = []\nmatrix = {{ v = [] }}\n"), "no values"),
         (&format!("{HEAD}[[methods]]\nname = \"m{{a}}{{b}}{{c}}\"\nargs = []\nmatrix = {{ a = [{t}], b = [{t}], c = [{t}] }}\n", t = ["1"; 101].join(",")), "more than 1000000 methods"),
-        (&format!("seeds = [{}]\n{HEAD}[[methods]]\nname = \"m{{a}}\"\nargs = []\nmatrix = {{ a = [{}] }}\n", ["1"; 1001].join(","), (0..1000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")), "more than 1000000 runs"),
+        (&format!("seeds = [{}]\n{HEAD}[[methods]]\nname = \"m{{a}}\"\nargs = []\nmatrix = {{ a = [{}] }}\n", (0..1001).map(|i| i.to_string()).collect::<Vec<_>>().join(","), (0..1000).map(|i| i.to_string()).collect::<Vec<_>>().join(",")), "more than 1000000 runs"),
         ("name = \"s\"\ntime_limit = 5\n[[instances]]\nfiles = [\"*.nothing\"]\n[[methods]]\nname = \"m\"\nargs = []\n", "matches no file"),
         ("name = \"s\"\ntime_limit = 5\n[[instances]]\nfiles = [\"*.jkl\", \"sub/a.jkl\"]\n[[methods]]\nname = \"m\"\nargs = []\n", "matches no file"),
     ];
