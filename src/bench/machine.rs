@@ -50,9 +50,7 @@ impl MachineInfo {
                 .iter()
                 .map(|b| b.version())
                 .collect(),
-            started_at: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
+            started_at: super::unix_seconds(),
         }
     }
 }

@@ -12,3 +12,11 @@ pub mod plot;
 pub mod record;
 pub mod report;
 pub mod store;
+
+/// Seconds since the Unix epoch now (0 on a clock set before it): the time stamps of
+/// machine and run records.
+fn unix_seconds() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}

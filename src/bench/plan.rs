@@ -31,6 +31,7 @@
 //! `{instance_name}`, `{seed}`, `{time_limit}`, `{run_dir}` (a folder of the run's own,
 //! for the files it writes), `{env:NAME}` and the method's matrix variables.
 
+use crate::data::csv::fields;
 use crate::error::InputError;
 use regex::Regex;
 use serde::Deserialize;
@@ -389,7 +390,7 @@ fn name_instances(
 pub fn read_optima(path: &Path) -> Result<Vec<(String, f64)>, InputError> {
     let text = crate::error::read_text(path)?;
     let mut lines = text.lines();
-    let header = split_csv(lines.next().unwrap_or(""));
+    let header: Vec<&str> = fields(lines.next().unwrap_or("")).collect();
     let column = |name: &str| {
         header
             .iter()
@@ -399,8 +400,8 @@ pub fn read_optima(path: &Path) -> Result<Vec<(String, f64)>, InputError> {
     let (instance, optimum) = (column("instance")?, column("optimum")?);
     let mut rows = Vec::new();
     for line in lines {
-        let fields = split_csv(line);
-        let (Some(file), Some(value)) = (fields.get(instance), fields.get(optimum)) else {
+        let row: Vec<&str> = fields(line).collect();
+        let (Some(file), Some(value)) = (row.get(instance), row.get(optimum)) else {
             continue;
         };
         if let Ok(v) = value.trim().parse::<f64>() {
@@ -410,25 +411,6 @@ pub fn read_optima(path: &Path) -> Result<Vec<(String, f64)>, InputError> {
         }
     }
     Ok(rows)
-}
-
-/// The fields of one CSV line (double quotes group, `""` is a quote).
-fn split_csv(line: &str) -> Vec<String> {
-    let mut fields = vec![String::new()];
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' if quoted && chars.peek() == Some(&'"') => {
-                chars.next();
-                fields.last_mut().expect("one field").push('"');
-            }
-            '"' => quoted = !quoted,
-            ',' if !quoted => fields.push(String::new()),
-            c => fields.last_mut().expect("one field").push(c),
-        }
-    }
-    fields
 }
 
 /// The methods of one `[[methods]]` entry: one per combination of its matrix values.

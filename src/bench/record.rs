@@ -137,9 +137,7 @@ impl RunRecord {
             error,
             host: context.host.to_string(),
             command: context.command,
-            finished_at: std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_secs()),
+            finished_at: super::unix_seconds(),
         }
     }
 

@@ -103,7 +103,7 @@ fn study(args: StudyArgs) -> anyhow::Result<ExitCode> {
         .with_context(|| format!("{}: cannot read the plan", plan_path.display()))?;
     let plan = read_plan(&plan_path)?;
     let runs = plan.runs();
-    let out_dir = absolute(
+    let out_dir = std::path::absolute(
         args.out
             .unwrap_or_else(|| PathBuf::from(format!("{}-results", plan.name))),
     )?;
@@ -292,14 +292,6 @@ fn shell_line(words: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn absolute(path: PathBuf) -> anyhow::Result<PathBuf> {
-    if path.is_absolute() {
-        Ok(path)
-    } else {
-        Ok(std::env::current_dir()?.join(path))
-    }
 }
 
 fn report(args: ReportArgs) -> anyhow::Result<ExitCode> {
