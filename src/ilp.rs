@@ -2,6 +2,7 @@
 //! the program of the (already restricted and pruned) table on the chosen back-end, and
 //! the outcome becomes a [`LearnReport`] (verified by the pipeline).
 
+use crate::bound_history::BoundHistory;
 use crate::dag_io::read_dag;
 use crate::error::LearnError;
 use crate::report::{LearnReport, Status};
@@ -115,13 +116,36 @@ impl Default for IlpSettings {
 
 /// Solves `table` under `settings`, filling `report` (status, DAG, bound, extra fields);
 /// with a treewidth bound `width`, the bounded-treewidth MILP is solved. `progress` sees
-/// every improvement. Returns an elimination order of the DAG's moral graph within the
-/// bound, when there is one.
+/// every improvement; the report's `bound_history` gets the curve of incumbent and bound
+/// ([`BoundHistory`], seconds from the start of this call, the warm start included).
+/// Returns an elimination order of the DAG's moral graph within the bound, when there is
+/// one.
 pub fn run_ilp(
     table: &ScoreTable,
     settings: &IlpSettings,
     width: Option<usize>,
     report: &mut LearnReport,
+    progress: &dyn Fn(&IlpProgress),
+) -> Result<Option<Vec<usize>>, LearnError> {
+    let history = BoundHistory::new();
+    let recorded = |p: &IlpProgress| {
+        history.record(p);
+        progress(p);
+    };
+    let solved = solve(table, settings, width, report, &history, &recorded);
+    report
+        .extra
+        .insert("bound_history".into(), history.to_json());
+    solved
+}
+
+/// [`run_ilp`] but for the history's final point and field.
+fn solve(
+    table: &ScoreTable,
+    settings: &IlpSettings,
+    width: Option<usize>,
+    report: &mut LearnReport,
+    history: &BoundHistory,
     progress: &dyn Fn(&IlpProgress),
 ) -> Result<Option<Vec<usize>>, LearnError> {
     let engine = configured(settings.backend.as_deref(), &settings.backend_params)?;
@@ -141,7 +165,9 @@ pub fn run_ilp(
     }
     let mut options = settings.options.clone();
     if let Some(heuristic) = &settings.warm_start {
-        warm_start(table, heuristic, width, &mut options, report)?;
+        if let Some(score) = warm_start(table, heuristic, width, &mut options, report)? {
+            history.record_point(Some(score), None);
+        }
     }
     let ilp = FamilyIlp::new(table);
     if let Some(width) = width {
@@ -156,6 +182,7 @@ pub fn run_ilp(
             branch_and_cut: settings.treewidth_branch_and_cut,
         };
         let solved = solve_bounded_treewidth(engine.as_ref(), &ilp, program, &options, progress)?;
+        history.record_point(solved.ilp.score, solved.ilp.bound);
         fill_report(report, solved.ilp)?;
         return Ok(solved.elimination_order);
     }
@@ -167,6 +194,7 @@ pub fn run_ilp(
         Formulation::Family => family_solver(engine.as_ref()).solve(&ilp, &options, progress)?,
         Formulation::Ordering => solve_ordering(engine.as_ref(), &ilp, &options, progress)?,
     };
+    history.record_point(outcome.score, outcome.bound);
     fill_report(report, outcome)?;
     Ok(None)
 }
@@ -184,15 +212,15 @@ pub fn engine_kind(backend: &dyn MilpBackend, formulation: Formulation) -> &'sta
 
 /// Makes the DAG of `source` the start of `options`, shortening the time limit by the
 /// time it took; the report gets `warm_start`, `warm_start_score` and
-/// `warm_start_time_s`. A table with no DAG leaves the start empty (the ILP then proves
-/// infeasibility).
+/// `warm_start_time_s`. Returns the start's score; a table with no DAG leaves the start
+/// empty (the ILP then proves infeasibility).
 fn warm_start(
     table: &ScoreTable,
     source: &WarmStart,
     width: Option<usize>,
     options: &mut IlpOptions,
     report: &mut LearnReport,
-) -> Result<(), LearnError> {
+) -> Result<Option<f64>, LearnError> {
     let began = Instant::now();
     let found = match source {
         WarmStart::Ktree(heuristic, version) => {
@@ -218,7 +246,7 @@ fn warm_start(
         }
     };
     let Some((name, dag, score)) = found else {
-        return Ok(());
+        return Ok(None);
     };
     let seconds = began.elapsed().as_secs_f64();
     if let Some(limit) = options.limits.time_limit.as_mut() {
@@ -230,7 +258,7 @@ fn warm_start(
         .extra
         .insert("warm_start_time_s".into(), json!(seconds));
     options.start = Some(dag);
-    Ok(())
+    Ok(Some(score))
 }
 
 /// The start a heuristic named `name` found, with its score; `None` when it found no

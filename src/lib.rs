@@ -53,6 +53,7 @@ pub use bnsl_solvers as solvers;
 
 #[cfg(feature = "bench")]
 pub mod bench;
+pub mod bound_history;
 pub mod certificate;
 pub mod collection;
 pub mod dag_io;
