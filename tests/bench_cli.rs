@@ -110,6 +110,13 @@ fn a_study_runs_resumes_reports_and_matches_its_jobs() {
     );
     let csv = std::fs::read_to_string(out.join("results.csv")).unwrap();
     assert_eq!(csv.lines().count(), 15);
+    // Every run keeps its output: bnsl's whole JSON, a peer's log.
+    let kept =
+        |key: &str| std::fs::read_to_string(out.join("runs").join(key).join("stdout.txt")).unwrap();
+    let dp: Value = serde_json::from_str(&kept("asia_10000/dp/1")).unwrap();
+    assert_eq!(dp["status"], "optimal");
+    assert!(kept("asia_10000/peer/2").contains("BN score is"));
+    assert!(out.join("runs/cancer_1000/asobs-5/1/stderr.txt").exists());
     let machine: Value = serde_json::from_str(
         std::fs::read_to_string(out.join("machines.jsonl"))
             .unwrap()

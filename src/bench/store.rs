@@ -68,6 +68,22 @@ impl ResultStore {
         Ok(dir)
     }
 
+    /// Keeps a run's standard output and error in its folder (`stdout.txt`,
+    /// `stderr.txt`), for what the record does not hold: a solver's log, bnsl's whole
+    /// JSON (its `bound_history`, say).
+    pub fn keep_output(
+        &self,
+        run_dir: &Path,
+        stdout: &str,
+        stderr: &str,
+    ) -> Result<(), InputError> {
+        for (name, text) in [("stdout.txt", stdout), ("stderr.txt", stderr)] {
+            let path = run_dir.join(name);
+            std::fs::write(&path, text).map_err(|e| InputError::io(&path, e))?;
+        }
+        Ok(())
+    }
+
     /// Appends a record to both files, flushed.
     pub fn append(&mut self, record: RunRecord) -> Result<(), InputError> {
         let line = serde_json::to_string(&record).expect("a record serialises");

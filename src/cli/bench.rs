@@ -168,6 +168,7 @@ fn execute(plan: &Plan, runs: &[Run], out_dir: &Path, bnsl: &Path) -> anyhow::Re
         if child.ending == Ending::Interrupted {
             break;
         }
+        store.keep_output(&run_dir, &child.stdout, &child.stderr)?;
         let method = plan
             .method(&run.method)
             .expect("a run's method is in its plan");
