@@ -16,6 +16,7 @@
 pub mod certificate;
 pub mod cluster;
 pub mod cluster_search;
+pub mod k_cluster;
 pub mod propagation;
 pub mod separation;
 pub mod separation_ip;

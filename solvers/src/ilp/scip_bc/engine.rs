@@ -5,6 +5,7 @@
 use super::ScipBcSettings;
 use crate::ilp::{IlpOptions, IlpProgress};
 use crate::milp::finite;
+use bnsl_formulations::family::k_cluster::KClusterCut;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, VarSet};
 use russcip::ffi;
 use rustc_hash::FxHashSet;
@@ -40,6 +41,8 @@ pub(super) struct Engine {
     transformed: Vec<*mut ffi::SCIP_VAR>,
     /// The clusters whose constraint was added.
     pub clusters: FxHashSet<VarSet>,
+    /// The node sets and k of the k-cluster constraints added.
+    pub k_clusters: FxHashSet<(VarSet, usize)>,
     /// Separation and heuristic settings.
     pub options: IlpOptions,
     /// Engine settings.
@@ -78,6 +81,7 @@ impl Engine {
             original,
             transformed: Vec::new(),
             clusters: FxHashSet::default(),
+            k_clusters: FxHashSet::default(),
             options: options.clone(),
             settings: settings.clone(),
             progress,
@@ -144,11 +148,51 @@ impl Engine {
         cut: &ClusterCut,
         force: bool,
     ) -> Result<bool, ScipCallFailed> {
-        let name = CString::new(format!("cluster_{}", self.clusters.len()))
-            .expect("no NUL in a generated name");
+        let name = format!("cluster_{}", self.clusters.len());
+        let (lower, upper) = cut.bounds();
+        let infeasible = self.add_row(scip, &name, &cut.columns, lower, upper, force)?;
+        self.clusters.insert(cut.cluster.clone());
+        Ok(infeasible)
+    }
+
+    /// Adds `cut` as [`Engine::add_cut`] adds a cluster cut.
+    pub(super) fn add_k_cluster_cut(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        cut: &KClusterCut,
+    ) -> Result<bool, ScipCallFailed> {
+        let name = format!("k_cluster_{}", self.k_clusters.len());
+        let infeasible = self.add_row(
+            scip,
+            &name,
+            &cut.columns,
+            f64::NEG_INFINITY,
+            cut.upper(),
+            false,
+        )?;
+        self.k_clusters.insert((cut.cluster.clone(), cut.k));
+        Ok(infeasible)
+    }
+
+    /// The number of cuts added: cluster and k-cluster cuts.
+    pub(super) fn cut_count(&self) -> usize {
+        self.clusters.len() + self.k_clusters.len()
+    }
+
+    /// Adds the row `lower ≤ Σ columns ≤ upper` (unit coefficients) to the LP and the
+    /// global cut pool; returns whether it proved the node infeasible.
+    fn add_row(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        name: &str,
+        columns: &[usize],
+        lower: f64,
+        upper: f64,
+        force: bool,
+    ) -> Result<bool, ScipCallFailed> {
+        let name = CString::new(name).expect("no NUL in a generated name");
         let mut row = std::ptr::null_mut();
         let removable = u32::from(self.settings.removable_cuts);
-        let (lower, upper) = cut.bounds();
         // SAFETY: plain SCIP calls in the solving stage on live objects; the row is
         // released before returning.
         unsafe {
@@ -164,7 +208,7 @@ impl Engine {
                 removable,
             ))?;
             let vars = self.transformed(scip)?;
-            let mut cols: Vec<*mut ffi::SCIP_VAR> = cut.columns.iter().map(|&c| vars[c]).collect();
+            let mut cols: Vec<*mut ffi::SCIP_VAR> = columns.iter().map(|&c| vars[c]).collect();
             let n = i32::try_from(cols.len()).expect("cut size fits in an int");
             check(ffi::SCIPaddVarsToRowSameCoef(
                 scip,
@@ -184,13 +228,18 @@ impl Engine {
                 check(ffi::SCIPaddPoolCut(scip, row))?;
             }
             check(ffi::SCIPreleaseRow(scip, &mut row))?;
-            self.clusters.insert(cut.cluster.clone());
             Ok(infeasible != 0)
         }
     }
 
     /// Calls the progress callback when incumbent or bound changed since the last call.
     pub(super) fn report(&mut self, scip: *mut ffi::SCIP) {
+        // A stopped solve (time limit, interrupt) reports its primal bound as its dual
+        // bound while it frees its tree: not a bound to show.
+        // SAFETY: a query on a live instance.
+        if unsafe { ffi::SCIPisStopped(scip) } != 0 {
+            return;
+        }
         // SAFETY: statistics queries on a live instance in the solving stage.
         let (primal, dual, nodes) = unsafe {
             (
@@ -202,7 +251,7 @@ impl Engine {
         let now = IlpProgress {
             incumbent: finite(primal),
             bound: finite(dual),
-            cuts: self.clusters.len() as u64,
+            cuts: self.cut_count() as u64,
             nodes: u64::try_from(nodes).unwrap_or(0),
             rounds: 0,
         };

@@ -94,6 +94,17 @@ pub struct ScipBcSettings {
     /// Whether SCIP's own primal heuristics run (the sink heuristic always does).
     /// `None`: when solving, not when collecting (README, as above).
     pub scip_heuristics: Option<bool>,
+    /// Tables of at least this many family columns count as large: there the root keeps
+    /// separating as long as cuts are found, SCIP's heuristics and separators that do
+    /// nothing there are off (`LARGE_TABLE_PARAMS`), and a start DAG goes to SCIP before
+    /// the solve. Their node LPs are slow (tens of
+    /// thousands of columns), so the bound rises faster by cuts at the root than by
+    /// branching; a root that never ends would never take a start held back for the
+    /// first node below it. Measured in README, "Benchmark notes behind design choices".
+    pub large_table_columns: usize,
+    /// The largest k of the k-cluster cuts separated at the root
+    /// (`bnsl_formulations::family::k_cluster`); below 2: none.
+    pub k_cluster_max: usize,
     /// SCIP parameters set verbatim after the engine's own (`name`, `value`), e.g.
     /// `("separating/maxrounds", "5")`.
     pub params: Vec<(String, String)>,
@@ -114,6 +125,8 @@ impl Default for ScipBcSettings {
             propagation: true,
             scip_cuts: None,
             scip_heuristics: None,
+            k_cluster_max: 0,
+            large_table_columns: 10_000,
             params: Vec::new(),
         }
     }
@@ -162,6 +175,12 @@ impl ScipBcSettings {
                 }
                 "bnsl/scip_cuts" => {
                     settings.scip_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
+                }
+                "bnsl/large_table_columns" => {
+                    settings.large_table_columns = value.parse().map_err(|_| bad("int"))?
+                }
+                "bnsl/k_cluster_max" => {
+                    settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
                 }
                 "bnsl/scip_heuristics" => {
                     settings.scip_heuristics = Some(value.parse().map_err(|_| bad("bool"))?)
@@ -217,6 +236,58 @@ fn run(scip: Model<ProblemCreated>, verbose: bool) -> Result<Model<Solved>, Solv
     Ok(solved)
 }
 
+/// SCIP parameters of every solve of the engine.
+///
+/// No locks from the acyclicity handler: dual reductions would be unsound. No restarts:
+/// a good incumbent fixes many columns at the root by reduced cost, and the restart that
+/// follows runs the whole root cut loop again, which made warm starts slower than cold
+/// solves. Random rounding never yields a DAG here. Lock rounding fixes the columns one
+/// at a time, propagating after each, and the acyclicity propagator reads every
+/// column's bound per call: on tens of thousands of candidates it took most of a minute
+/// before the first LP, and it found no DAG on the small tables either. Zero-half cuts
+/// ({0, 1/2}-Chvátal-Gomory cuts of the cluster and convexity rows) in every root round,
+/// not only SCIP's default 20: where the cluster cuts have converged they go on raising
+/// the root bound. (Figures: README, "Benchmark notes behind design choices".)
+const ALWAYS_PARAMS: &[(&str, &str)] = &[
+    ("misc/allowstrongdualreds", "false"),
+    ("misc/allowweakdualreds", "false"),
+    ("presolving/maxrounds", "0"),
+    ("presolving/maxrestarts", "0"),
+    ("heuristics/randrounding/freq", "-1"),
+    ("heuristics/locks/freq", "-1"),
+    ("separating/zerohalf/maxroundsroot", "-1"),
+];
+
+/// SCIP parameters of the solves of large tables
+/// ([`ScipBcSettings::large_table_columns`]).
+///
+/// The root keeps separating as long as cuts are found. Off: the diving heuristics,
+/// shifting, the feasibility pump and RENS (the sink heuristic and the start find the
+/// DAGs), and the separators that find nothing in these rows (aggregation, clique,
+/// implied bounds, objective integrality, multi-commodity flow). On tables of tens of
+/// thousands of candidates they took a third of the root's time and found no DAG and no
+/// cut; on the small tables some of them pay (carpo500 proves faster with the
+/// heuristics and with aggregation). GOBNILP turns off the same ones
+/// (`BN_setParamaterDefaults`).
+const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
+    ("separating/maxstallroundsroot", "-1"),
+    ("heuristics/shifting/freq", "-1"),
+    ("heuristics/farkasdiving/freq", "-1"),
+    ("heuristics/feaspump/freq", "-1"),
+    ("heuristics/rens/freq", "-1"),
+    ("heuristics/coefdiving/freq", "-1"),
+    ("heuristics/fracdiving/freq", "-1"),
+    ("heuristics/guideddiving/freq", "-1"),
+    ("heuristics/linesearchdiving/freq", "-1"),
+    ("heuristics/pscostdiving/freq", "-1"),
+    ("heuristics/veclendiving/freq", "-1"),
+    ("separating/aggregation/freq", "-1"),
+    ("separating/clique/freq", "-1"),
+    ("separating/impliedbounds/freq", "-1"),
+    ("separating/intobj/freq", "-1"),
+    ("separating/mcf/freq", "-1"),
+];
+
 fn error(message: String) -> SolverError {
     SolverError::Backend {
         backend: NAME,
@@ -251,7 +322,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
         if options.side.is_some() {
             // A DAG alone sets no side column: no start can be given.
-        } else if self.settings.start_below_root {
+        } else if self.settings.start_below_root && !self.is_large(ilp) {
             engine.borrow_mut().pending_start = options.start.clone();
         } else if let Some(start) = options.start.as_ref().and_then(|dag| ilp.values_of(dag)) {
             let sol = scip.create_orig_sol();
@@ -261,7 +332,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             // A start that is not a DAG is simply not stored.
             let _ = scip.add_sol(sol);
         }
-        scip = self.set_params(scip, options)?;
+        scip = self.set_params(scip, options, self.is_large(ilp))?;
         let solved = run(scip, options.limits.verbose)?;
         let held_back = engine.borrow_mut().pending_start.take();
         let mut outcome = read_outcome(
@@ -272,7 +343,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             self.sets_a_gap_limit(),
             held_back,
         );
-        outcome.cuts = engine.borrow().clusters.len() as u64;
+        outcome.cuts = engine.borrow().cut_count() as u64;
         drop(vars);
         drop(solved);
         outcome.time_s = began.elapsed().as_secs_f64();
@@ -312,7 +383,7 @@ impl ScipBranchAndCut {
         let mut scip = self.include_plugins(scip, &engine, true)?;
         collector::include(scip.scip_ptr(), &collector)
             .map_err(failed("including the collection handler"))?;
-        scip = self.set_params(scip, &options)?;
+        scip = self.set_params(scip, &options, false)?;
         let limit = search_limit(settings.threshold);
         // SAFETY: the live instance, in the problem stage.
         engine::check(unsafe { ffi::SCIPsetObjlimit(scip.scip_ptr(), limit) })
@@ -506,11 +577,18 @@ impl ScipBranchAndCut {
         Ok(scip)
     }
 
-    /// The engine's SCIP parameters, then the limits, then the user's pass-through ones.
+    /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).
+    fn is_large(&self, ilp: &FamilyIlp<'_>) -> bool {
+        ilp.num_columns() >= self.settings.large_table_columns
+    }
+
+    /// The engine's SCIP parameters (those of a `large` table's solve included), then
+    /// the limits, then the user's pass-through ones.
     fn set_params(
         &self,
         scip: Model<ProblemCreated>,
         options: &IlpOptions,
+        large: bool,
     ) -> Result<Model<ProblemCreated>, SolverError> {
         let ptr = scip.scip_ptr();
         let rule = &self.settings.sub_ip_branching;
@@ -522,21 +600,11 @@ impl ScipBranchAndCut {
                 )));
             }
         }
-        // No locks from the acyclicity handler: dual reductions would be unsound.
-        // SCIP's random rounding runs at every node and never yields a DAG here, so its
-        // time is wasted.
-        // No restarts: a good incumbent fixes many columns at the root by reduced cost, and
-        // the restart that follows runs the whole root cut loop again, which made warm
-        // starts slower than cold solves. (Figures: README, "Benchmark notes behind
-        // design choices".)
-        let fixed: [(&str, &str); 5] = [
-            ("misc/allowstrongdualreds", "false"),
-            ("misc/allowweakdualreds", "false"),
-            ("presolving/maxrounds", "0"),
-            ("presolving/maxrestarts", "0"),
-            ("heuristics/randrounding/freq", "-1"),
-        ];
-        for (name, value) in fixed {
+        for (name, value) in
+            ALWAYS_PARAMS
+                .iter()
+                .chain(if large { LARGE_TABLE_PARAMS } else { &[] })
+        {
             params::set(ptr, name, value).map_err(|e| error(e.to_string()))?;
         }
         let limits = &options.limits;

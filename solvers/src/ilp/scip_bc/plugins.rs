@@ -7,6 +7,7 @@ use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
 use crate::milp::{finite, SolverError};
 use crate::stop::StopToken;
+use bnsl_formulations::family::k_cluster::{separate_k_clusters, KClusterCut};
 use bnsl_formulations::family::separation::{SeparationOptions, Support};
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp};
 use russcip::prelude::*;
@@ -36,12 +37,18 @@ impl ClusterSeparator {
         // SAFETY: a query on the live instance in the solving stage.
         let depth = unsafe { ffi::SCIPgetDepth(scip) };
         let cuts = find_cuts(&engine, scip, &values, depth)?;
+        let k_cuts = find_k_cluster_cuts(&engine, &values, &cuts, depth);
         engine.recycle(values);
-        if cuts.is_empty() {
+        if cuts.is_empty() && k_cuts.is_empty() {
             return Ok(SeparationResult::DidNotFind);
         }
         for cut in &cuts {
             if engine.add_cut(scip, cut, false)? {
+                return Ok(SeparationResult::Cutoff);
+            }
+        }
+        for cut in &k_cuts {
+            if engine.add_k_cluster_cut(scip, cut)? {
                 return Ok(SeparationResult::Cutoff);
             }
         }
@@ -76,6 +83,34 @@ fn find_cuts(
     Ok(pipeline
         .separate(&engine.ilp, values, time_limit, stop)
         .unwrap_or_default())
+}
+
+/// The k-cluster cuts ([`separate_k_clusters`], 2 ≤ k ≤ `bnsl/k_cluster_max`) of the
+/// clusters cut so far and of `new` ones that `values` violate, at the root only (their
+/// separation reads every column of every cluster); none already added.
+fn find_k_cluster_cuts(
+    engine: &Engine,
+    values: &[f64],
+    new: &[ClusterCut],
+    depth: i32,
+) -> Vec<KClusterCut> {
+    let max_k = engine.settings.k_cluster_max;
+    if depth > 0 || max_k < 2 {
+        return Vec::new();
+    }
+    let options = &engine.options.separation;
+    let clusters = engine.clusters.iter().chain(new.iter().map(|c| &c.cluster));
+    separate_k_clusters(
+        &engine.ilp,
+        values,
+        clusters,
+        max_k,
+        options.min_violation,
+        options.max_cuts,
+    )
+    .into_iter()
+    .filter(|cut| !engine.k_clusters.contains(&(cut.cluster.clone(), cut.k)))
+    .collect()
 }
 
 /// Seconds left before SCIP's time limit (`None`: no limit).

@@ -132,6 +132,29 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The large-table settings (root without a stall limit, SCIP's heuristics and
+    /// separators off, the start before the root) and k-cluster cuts keep the optimum.
+    #[test]
+    fn large_table_settings_and_k_cluster_cuts_keep_the_optimum(
+        t in arb_table(),
+        shift in 0usize..8,
+        large in any::<bool>(),
+        k_cluster_max in 0usize..4,
+    ) {
+        let settings = ScipBcSettings {
+            large_table_columns: if large { 0 } else { usize::MAX },
+            k_cluster_max,
+            ..ScipBcSettings::default()
+        };
+        let options = IlpOptions { start: Some(order_dag(&t, shift)), ..IlpOptions::default() };
+        let outcome = solve(&t, settings, &options);
+        assert_optimal(&t, &outcome);
+    }
+}
+
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
 fn cyclic_only() -> ScoreTable {
     table(

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Makes the score files of the large-candidate-set study (issue 32,
+# scripts/bench/plans/large-candidates.toml): samples of bnlearn networks drawn by
+# `bnsl sample` (seed 1) and scored by `bnsl score` (BDeu, ess 1, parent limit 3, exact
+# pruning, as GOBNILP's palim 3 files). Deterministic: the same files on every machine.
+#
+#   scripts/bench/make_large_samples.sh [OUT_DIR]     # default: target/large-samples
+#
+# BNSL names the binary (default: target/release/bnsl); NETWORKS the folder of the BIF
+# files (default: ../shared/instances/bif/bnlearn_pgmpy). A file already made is kept.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+out=${1:-$root/target/large-samples}
+bnsl=${BNSL:-$root/target/release/bnsl}
+networks=${NETWORKS:-$root/../shared/instances/bif/bnlearn_pgmpy}
+mkdir -p "$out"
+# network:rows — networks of 37 to 109 variables, 1,000 to 5,000 rows (andes, 223
+# variables, needs more than 11 GiB to score every parent set of size 3).
+for spec in alarm:3000 alarm:5000 hailfinder:2000 hailfinder:5000 hepar2:2000 hepar2:5000 \
+            win95pts:1500 win95pts:3000 win95pts:5000 pathfinder:1000; do
+    net=${spec%%:*}
+    rows=${spec##*:}
+    name=${net}_${rows}
+    [ -s "$out/$name.jkl" ] && continue
+    bif=$networks/$net.bif
+    [ -e "$bif" ] || bif=$bif.gz
+    "$bnsl" sample "$bif" --rows "$rows" --seed 1 -o "$out/$name.csv"
+    "$bnsl" score "$out/$name.csv" --score bdeu --ess 1 --max-parents 3 -o "$out/$name.jkl.part"
+    mv "$out/$name.jkl.part" "$out/$name.jkl"
+done
