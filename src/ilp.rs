@@ -139,7 +139,8 @@ pub fn run_ilp(
     solved
 }
 
-/// [`run_ilp`] but for the history's final point and field.
+/// The solve of [`run_ilp`]: engine, warm start and program; `history` records the
+/// warm start and the final state, `progress` the rest.
 fn solve(
     table: &ScoreTable,
     settings: &IlpSettings,

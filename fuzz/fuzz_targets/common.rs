@@ -27,10 +27,11 @@ pub fn names(line: &str) -> Vec<String> {
     names
 }
 
-/// The first byte as a selector among `choices` options, and the rest of the input.
-pub fn choose(data: &[u8], choices: u8) -> Option<(u8, &[u8])> {
+/// The first byte as a selector among `choices` options, and the rest of the input as
+/// [`text`].
+pub fn choose(data: &[u8], choices: u8) -> Option<(u8, &str)> {
     let (&first, rest) = data.split_first()?;
-    Some((first % choices, rest))
+    Some((first % choices, text(rest)?))
 }
 
 /// Declared variables for the data readers' `declared` argument (as a network gives

@@ -10,10 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((choice, rest)) = common::choose(data, 2) else {
-        return;
-    };
-    let Some(text) = common::text(rest) else {
+    let Some((choice, text)) = common::choose(data, 2) else {
         return;
     };
     let path = Path::new(if choice == 0 { "fuzz.txt" } else { "fuzz.bif" });

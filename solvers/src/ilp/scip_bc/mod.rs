@@ -243,8 +243,8 @@ fn run(scip: Model<ProblemCreated>, verbose: bool) -> Result<Model<Solved>, Solv
 /// follows runs the whole root cut loop again, which made warm starts slower than cold
 /// solves. Random rounding never yields a DAG here. Lock rounding fixes the columns one
 /// at a time, propagating after each, and the acyclicity propagator reads every
-/// column's bound per call: on tens of thousands of candidates it took most of a minute
-/// before the first LP, and it found no DAG on the small tables either. Zero-half cuts
+/// column's bound per call, so its cost grows with the square of the candidates; it
+/// yields no DAG on small tables either. Zero-half cuts
 /// ({0, 1/2}-Chvátal-Gomory cuts of the cluster and convexity rows) in every root round,
 /// not only SCIP's default 20: where the cluster cuts have converged they go on raising
 /// the root bound. (Figures: README, "Benchmark notes behind design choices".)
@@ -264,11 +264,11 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 /// The root keeps separating as long as cuts are found. Off: the diving heuristics,
 /// shifting, the feasibility pump and RENS (the sink heuristic and the start find the
 /// DAGs), and the separators that find nothing in these rows (aggregation, clique,
-/// implied bounds, objective integrality, multi-commodity flow). On tables of tens of
-/// thousands of candidates they took a third of the root's time and found no DAG and no
-/// cut; on the small tables some of them pay (carpo500 proves faster with the
-/// heuristics and with aggregation). GOBNILP turns off the same ones
-/// (`BN_setParamaterDefaults`).
+/// implied bounds, objective integrality, multi-commodity flow): on large tables they
+/// cost much of the root's time and find no DAG and no cut, while on small ones some of
+/// them pay (the heuristics and aggregation shorten carpo500's tree). GOBNILP turns off
+/// the same ones (`BN_setParamaterDefaults`). (Figures: README, "Benchmark notes behind
+/// design choices".)
 const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
     ("heuristics/shifting/freq", "-1"),
