@@ -199,6 +199,11 @@ fn a_study_runs_resumes_reports_and_matches_its_jobs() {
     direct.retain(|_, (s, _)| s == "optimal");
     joined.retain(|_, (s, _)| s == "optimal");
     assert_eq!(direct, joined);
+    // Each merged record brings its run's folder along.
+    for key in order(&merged) {
+        let stdout = merged.join("runs").join(&key).join("stdout.txt");
+        assert!(stdout.is_file(), "{} is missing", stdout.display());
+    }
 
     // The report: tables, a clean consistency check, the figures.
     let report = bnsl(&["bench", "report", &out_s, "--baseline", "dp", "--check"]);

@@ -185,6 +185,17 @@ pub fn read_machines(dir: &Path) -> Result<Vec<MachineInfo>, InputError> {
 
 /// The records and machines of result folders or `results.jsonl` files.
 pub fn read_results(inputs: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<MachineInfo>), InputError> {
+    let (records, machines) = read_results_with_folders(inputs)?;
+    Ok((records.into_iter().map(|(r, _)| r).collect(), machines))
+}
+
+/// A run record with the result folder it was read from.
+type RecordIn = (RunRecord, PathBuf);
+
+/// [`read_results`], each record with the result folder it was read from.
+fn read_results_with_folders(
+    inputs: &[PathBuf],
+) -> Result<(Vec<RecordIn>, Vec<MachineInfo>), InputError> {
     let mut records = Vec::new();
     let mut machines = Vec::new();
     for input in inputs {
@@ -196,7 +207,7 @@ pub fn read_results(inputs: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<MachineIn
                 input.parent().unwrap_or(Path::new(".")).to_path_buf(),
             )
         };
-        records.extend(read_records(&file)?);
+        records.extend(read_records(&file)?.into_iter().map(|r| (r, dir.clone())));
         for m in read_machines(&dir)? {
             if !machines.contains(&m) {
                 machines.push(m);
@@ -207,22 +218,23 @@ pub fn read_results(inputs: &[PathBuf]) -> Result<(Vec<RunRecord>, Vec<MachineIn
 }
 
 /// Joins result folders into `out`: one record per run key (where folders disagree,
-/// the last to finish), in the plan's order, and the machines of all. Returns the number of records and the keys
-/// found more than once.
+/// the last to finish), in the plan's order, each with its run's folder
+/// (`runs/KEY`, copied from the folder the record came from), and the machines of all.
+/// Returns the number of records and the keys found more than once.
 pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<(usize, Vec<String>), InputError> {
-    let (records, machines) = read_results(inputs)?;
-    let mut by_key: BTreeMap<String, RunRecord> = BTreeMap::new();
+    let (records, machines) = read_results_with_folders(inputs)?;
+    let mut by_key: BTreeMap<String, RecordIn> = BTreeMap::new();
     let mut repeated = Vec::new();
-    for r in records {
+    for (r, dir) in records {
         match by_key.get(&r.key) {
-            Some(old) => {
+            Some((old, _)) => {
                 repeated.push(r.key.clone());
                 if r.finished_at >= old.finished_at {
-                    by_key.insert(r.key.clone(), r);
+                    by_key.insert(r.key.clone(), (r, dir));
                 }
             }
             None => {
-                by_key.insert(r.key.clone(), r);
+                by_key.insert(r.key.clone(), (r, dir));
             }
         }
     }
@@ -234,8 +246,15 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<(usize, Vec<String>), Inp
             "exists already: merge into a new folder",
         ));
     }
-    let mut records: Vec<RunRecord> = by_key.into_values().collect();
-    records.sort_by_key(|r| r.index);
+    let mut records: Vec<RecordIn> = by_key.into_values().collect();
+    records.sort_by_key(|(r, _)| r.index);
+    for (record, dir) in &records {
+        let run = dir.join("runs").join(&record.key);
+        if run.is_dir() {
+            copy_folder(&run, &out.join("runs").join(&record.key))?;
+        }
+    }
+    let records: Vec<RunRecord> = records.into_iter().map(|(r, _)| r).collect();
     write_jsonl(&results, &records)?;
     let store = ResultStore::open(out)?;
     for m in &machines {
@@ -244,4 +263,19 @@ pub fn merge(inputs: &[PathBuf], out: &Path) -> Result<(usize, Vec<String>), Inp
     repeated.sort();
     repeated.dedup();
     Ok((store.records().len(), repeated))
+}
+
+/// Copies the folder `from` with everything in it to `to`.
+fn copy_folder(from: &Path, to: &Path) -> Result<(), InputError> {
+    std::fs::create_dir_all(to).map_err(|e| InputError::io(to, e))?;
+    for entry in std::fs::read_dir(from).map_err(|e| InputError::io(from, e))? {
+        let entry = entry.map_err(|e| InputError::io(from, e))?;
+        let (source, target) = (entry.path(), to.join(entry.file_name()));
+        if source.is_dir() {
+            copy_folder(&source, &target)?;
+        } else {
+            std::fs::copy(&source, &target).map_err(|e| InputError::io(&source, e))?;
+        }
+    }
+    Ok(())
 }

@@ -14,7 +14,7 @@ use highs::{
     ColProblem, HighsModelStatus, HighsOptionValue, HighsSolutionStatus, Model, SolvedModel,
 };
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 const NAME: &str = "highs";
 
@@ -166,18 +166,21 @@ impl LpDuals for HighsBackend {
         model: &MilpModel,
         limits: &Limits,
     ) -> Result<Box<dyn LpSession>, SolverError> {
+        Ok(Box::new(self.open_session(model, limits)?))
+    }
+}
+
+impl HighsBackend {
+    fn open_session(&self, model: &MilpModel, limits: &Limits) -> Result<HighsLp, SolverError> {
         limits.validate()?;
         let mut highs = build(&model.relaxation())?;
         configure(&mut highs, limits)?;
-        // Tight tolerances: a certificate's bound exceeds the LP optimum by about the
-        // dual infeasibility summed over the nodes.
-        set_option(&mut highs, "primal_feasibility_tolerance", 1e-9)?;
-        set_option(&mut highs, "dual_feasibility_tolerance", 1e-9)?;
+        set_tolerances(&mut highs, CERTIFICATE_TOLERANCE)?;
         apply_options(&mut highs, &self.options)?;
-        Ok(Box::new(HighsLp {
+        Ok(HighsLp {
             highs: Some(highs),
             stop: limits.stop.clone(),
-        }))
+        })
     }
 }
 
@@ -254,33 +257,141 @@ impl LpSession for HighsLp {
             .ok_or_else(|| error(format!("column bounds were rejected with status {status}")))
     }
 
+    /// A solve that ends in neither an optimum, an infeasible LP nor a limit (HiGHS's
+    /// numerical trouble on a long sequence of warm-started solves) is repeated with
+    /// each [`Recovery`] in turn; the error names the status of the last attempt.
     fn solve(&mut self, time_limit: Option<f64>) -> Result<Option<LpSolution>, SolverError> {
+        let deadline = time_limit
+            .and_then(|t| Duration::try_from_secs_f64(t).ok())
+            .map(|t| Instant::now() + t);
+        let mut status = self.solve_once(deadline)?;
+        for recovery in Recovery::ALL {
+            if !status.is_trouble() || self.stop.is_stopped() {
+                break;
+            }
+            recovery.apply(self)?;
+            status = self.solve_once(deadline)?;
+            recovery.undo(self)?;
+        }
+        match status {
+            Attempt::Optimal(solution) => Ok(Some(solution)),
+            Attempt::NoOptimum => Ok(None),
+            Attempt::Trouble(status) => Err(error(format!(
+                "the LP was not solved: HiGHS ended with model status {status:?} from a \
+                 warm start, a fresh start, feasibility tolerances of 1e-7 and the \
+                 interior-point method"
+            ))),
+        }
+    }
+}
+
+impl HighsLp {
+    /// One solve of the LP as it stands, within the time left to `deadline`.
+    fn solve_once(&mut self, deadline: Option<Instant>) -> Result<Attempt, SolverError> {
         if self.stop.is_stopped() {
-            return Ok(None);
+            return Ok(Attempt::NoOptimum);
         }
         let mut highs = self
             .highs
             .take()
             .ok_or_else(|| error("the LP was lost in a failed solve".into()))?;
-        set_option(
-            &mut highs,
-            "time_limit",
-            time_limit.unwrap_or(f64::INFINITY),
-        )?;
+        let seconds = deadline.map_or(f64::INFINITY, |d| {
+            d.saturating_duration_since(Instant::now()).as_secs_f64()
+        });
+        set_option(&mut highs, "time_limit", seconds)?;
         let solved = highs
             .try_solve()
             .map_err(|s| error(format!("LP solve failed with status {s:?}")))?;
-        let solution = (solved.status() == HighsModelStatus::Optimal).then(|| {
-            let solution = solved.get_solution();
-            LpSolution {
-                objective: solved.objective_value(),
-                values: solution.columns().to_vec(),
-                row_duals: solution.dual_rows().to_vec(),
+        let attempt = match solved.status() {
+            HighsModelStatus::Optimal => {
+                let solution = solved.get_solution();
+                Attempt::Optimal(LpSolution {
+                    objective: solved.objective_value(),
+                    values: solution.columns().to_vec(),
+                    row_duals: solution.dual_rows().to_vec(),
+                })
             }
-        });
+            HighsModelStatus::Infeasible
+            | HighsModelStatus::Unbounded
+            | HighsModelStatus::UnboundedOrInfeasible
+            | HighsModelStatus::ReachedTimeLimit
+            | HighsModelStatus::ReachedInterrupt => Attempt::NoOptimum,
+            other => Attempt::Trouble(other),
+        };
         self.highs = Some(Model::from(solved));
-        Ok(solution)
+        Ok(attempt)
     }
+}
+
+/// How one LP solve of a [`HighsLp`] ended.
+enum Attempt {
+    Optimal(LpSolution),
+    /// Infeasible, unbounded, or stopped by the time limit or the stop token.
+    NoOptimum,
+    /// Any other status: the solve failed.
+    Trouble(HighsModelStatus),
+}
+
+impl Attempt {
+    fn is_trouble(&self) -> bool {
+        matches!(self, Attempt::Trouble(_))
+    }
+}
+
+/// What a [`HighsLp`] tries, in this order, after a solve that failed.
+#[derive(Clone, Copy)]
+enum Recovery {
+    /// Forget the basis and start from the slack basis.
+    FreshStart,
+    /// A fresh start with HiGHS's default feasibility tolerances instead of the tight
+    /// ones of [`LpDuals::open_lp`] (the certificate is checked exactly either way).
+    DefaultTolerances,
+    /// A fresh start with the interior-point method and crossover to a basis.
+    InteriorPoint,
+}
+
+impl Recovery {
+    const ALL: [Recovery; 3] = [
+        Recovery::FreshStart,
+        Recovery::DefaultTolerances,
+        Recovery::InteriorPoint,
+    ];
+
+    fn apply(self, lp: &mut HighsLp) -> Result<(), SolverError> {
+        let highs = lp.model()?;
+        // SAFETY: `as_mut_ptr` is a live HiGHS instance; clearing its solver state keeps
+        // the model.
+        let status = unsafe { highs_sys::Highs_clearSolver(highs.as_mut_ptr()) };
+        if status == highs_sys::STATUS_ERROR {
+            return Err(error("HiGHS could not clear its solver state".into()));
+        }
+        match self {
+            Recovery::FreshStart => Ok(()),
+            Recovery::DefaultTolerances => set_tolerances(highs, DEFAULT_TOLERANCE),
+            Recovery::InteriorPoint => set_option(highs, "solver", "ipm"),
+        }
+    }
+
+    fn undo(self, lp: &mut HighsLp) -> Result<(), SolverError> {
+        let highs = lp.model()?;
+        match self {
+            Recovery::FreshStart => Ok(()),
+            Recovery::DefaultTolerances => set_tolerances(highs, CERTIFICATE_TOLERANCE),
+            Recovery::InteriorPoint => set_option(highs, "solver", "choose"),
+        }
+    }
+}
+
+/// The primal and dual feasibility tolerances of a certification LP: a certificate's
+/// bound exceeds the LP optimum by about the dual infeasibility summed over the nodes.
+const CERTIFICATE_TOLERANCE: f64 = 1e-9;
+
+/// HiGHS's default feasibility tolerances.
+const DEFAULT_TOLERANCE: f64 = 1e-7;
+
+fn set_tolerances(highs: &mut Model, tolerance: f64) -> Result<(), SolverError> {
+    set_option(highs, "primal_feasibility_tolerance", tolerance)?;
+    set_option(highs, "dual_feasibility_tolerance", tolerance)
 }
 
 impl Watched for HighsBackend {
@@ -755,7 +866,7 @@ fn read_outcome(model: &MilpModel, solved: &SolvedModel) -> Result<MilpOutcome, 
 
 #[cfg(test)]
 mod tests {
-    use super::{HighsBackend, HighsOption};
+    use super::{Attempt, HighsBackend, HighsOption, Recovery};
     use crate::milp::{Limits, MilpBackend, Status};
 
     crate::milp::testkit::backend_tests!(HighsBackend::default());
@@ -833,6 +944,35 @@ mod tests {
             assert!(message.contains(needle), "{param:?}: {message}");
         }
         assert!(user(&[("solve_relaxation", "false"), ("solver", "ipm")]).is_ok());
+    }
+
+    /// Every recovery from a failed LP solve reaches the same optimum with duals, and
+    /// undoing it leaves the session solving as before.
+    #[test]
+    fn every_recovery_solves_the_lp_and_is_undone() {
+        let model = crate::milp::testkit::market_split();
+        let mut lp = HighsBackend::default()
+            .open_session(&model, &Limits::default())
+            .unwrap();
+        let optimum = |attempt: Attempt| match attempt {
+            Attempt::Optimal(solution) => {
+                assert_eq!(solution.row_duals.len(), model.rows().len());
+                solution.objective
+            }
+            _ => panic!("the LP was not solved"),
+        };
+        let first = optimum(lp.solve_once(None).unwrap());
+        for recovery in Recovery::ALL {
+            recovery.apply(&mut lp).unwrap();
+            let recovered = optimum(lp.solve_once(None).unwrap());
+            assert!(
+                (recovered - first).abs() < 1e-6,
+                "{recovered} against {first}"
+            );
+            recovery.undo(&mut lp).unwrap();
+            let again = optimum(lp.solve_once(None).unwrap());
+            assert!((again - first).abs() < 1e-6, "{again} against {first}");
+        }
     }
 
     /// A node limit of 1 stops the hard market-split instance at once: the option
