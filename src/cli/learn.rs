@@ -714,11 +714,12 @@ fn write_certificate_of(
         .context("the certificate just made fails its own check (a bug: please report it)")?;
     write_certificate(&certified.certificate, table, scores, path)?;
     eprintln!(
-        "bnsl: certificate written to {}: {} leaves, {} branches, {} LPs, {:.2} s; bound − score = {:.2e}; check it with bnsl verify --scores {} --certificate {}",
+        "bnsl: certificate written to {}: {} leaves, {} branches, {} LPs ({} built afresh after a failed solve), {:.2} s; bound − score = {:.2e}; check it with bnsl verify --scores {} --certificate {}",
         path.display(),
         check.leaves,
         check.branches,
         certified.lp_solves,
+        certified.fresh_lps,
         certified.time_s,
         check.gap(),
         scores.display(),
@@ -732,6 +733,7 @@ fn write_certificate_of(
             "leaves": check.leaves,
             "branches": check.branches,
             "lp_solves": certified.lp_solves,
+            "fresh_lps": certified.fresh_lps,
             "clusters": certified.clusters,
             "bound": check.bound.to_string(),
             "time_s": certified.time_s,

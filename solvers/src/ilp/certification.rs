@@ -6,7 +6,8 @@
 //! candidate a column, the convexity rows, GOBNILP's set-packing rows, and the cluster
 //! rows found so far (rows whose dual stays 0 are deleted once many are idle). A side
 //! of the tree sets the columns of the candidates it forbids to 0; each solve starts
-//! from the last basis. At each side the LP is solved, and its duals become a leaf
+//! from the last basis. Should a solve fail (after thousands of them the back-end may
+//! meet numerical trouble), the LP is built afresh with the same rows and solved again. At each side the LP is solved, and its duals become a leaf
 //! ([`LeafDual::from_duals`], exact) as soon as the leaf's bound is within
 //! [`TOLERANCE`] of the DAG's score. Otherwise the clusters the LP solution violates
 //! are separated (the pipeline of the cut loop: heuristics, combinatorial search, exact
@@ -25,8 +26,10 @@ use bnsl_formulations::family::certificate::{
     blocking_cluster, DualCertificate, ExactSum, Fixed, GridTable, LeafDual, Restriction, TreeItem,
     TOLERANCE,
 };
+use bnsl_formulations::family::cluster::ClusterCut;
 use bnsl_formulations::family::separation::{SeparationOptions, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
+use bnsl_formulations::milp::MilpModel;
 use bnsl_formulations::{Dag, DagError, FamilyIlp, ScoreTable, VarSet};
 use rustc_hash::FxHashSet;
 use std::time::{Duration, Instant};
@@ -62,6 +65,8 @@ pub struct Certified {
     pub lp_solves: usize,
     /// Clusters separated.
     pub clusters: usize,
+    /// Times the open LP failed a solve and was built afresh.
+    pub fresh_lps: usize,
     /// Wall-clock seconds.
     pub time_s: f64,
 }
@@ -131,6 +136,10 @@ pub fn certify(
         score: grid.score_of(dag),
         grid,
         session: lp.open_lp(&model, &limits)?,
+        lp,
+        model,
+        limits,
+        fresh_lps: 0,
         packings: packings.into_iter().map(|r| r.nodes).collect(),
         open_columns: vec![true; ilp.num_columns()],
         sub_ip,
@@ -187,6 +196,7 @@ pub fn certify(
         },
         lp_solves: pass.lp_solves,
         clusters: pass.clusters.len() + pass.purged,
+        fresh_lps: pass.fresh_lps,
         time_s: start.elapsed().as_secs_f64(),
     })
 }
@@ -199,6 +209,12 @@ struct Pass<'a> {
     grid: GridTable<'a>,
     score: Fixed,
     session: Box<dyn LpSession>,
+    /// The back-end, the LP (without cluster rows) and the limits the session was
+    /// opened with, to open it afresh.
+    lp: &'a dyn LpDuals,
+    model: MilpModel,
+    limits: Limits,
+    fresh_lps: usize,
     /// The node sets of the set-packing rows, the rows after the convexity rows.
     packings: Vec<VarSet>,
     /// Whether each column's upper bound is 1 in the session (else 0).
@@ -272,13 +288,7 @@ impl Pass<'_> {
             let mut rows = Vec::new();
             for cut in cuts {
                 if self.known.insert(cut.cluster.clone()) {
-                    let (lower, upper) = cut.bounds();
-                    let terms = cut.columns.iter().map(|&c| (c, 1.0)).collect();
-                    rows.push(LpRow {
-                        terms,
-                        lower,
-                        upper,
-                    });
+                    rows.push(cluster_row(&cut));
                     self.clusters.push(cut.cluster);
                     self.idle.push(0);
                 }
@@ -311,13 +321,26 @@ impl Pass<'_> {
     /// the LP solution.
     fn solve(&mut self, side: &Restriction, limit: Fixed) -> Result<Solved, CertifyError> {
         self.lp_solves += 1;
-        let Some(solution) = self.session.solve(self.seconds_left())? else {
-            if self.must_stop() {
-                return Err(self.stopped());
+        let solution = match self.session.solve(self.seconds_left()) {
+            Ok(Some(solution)) => solution,
+            _ if self.must_stop() => return Err(self.stopped()),
+            failed => {
+                let failure = match failed {
+                    Err(error) => error.to_string(),
+                    _ => "no optimum".to_string(),
+                };
+                self.reopen(side)?;
+                match self.session.solve(self.seconds_left())? {
+                    Some(solution) => solution,
+                    None if self.must_stop() => return Err(self.stopped()),
+                    None => {
+                        return Err(CertifyError::Numerical(format!(
+                            "the LP back-end did not solve a feasible LP to optimality, \
+                             neither the open LP ({failure}) nor a fresh one"
+                        )))
+                    }
+                }
             }
-            return Err(CertifyError::Numerical(
-                "the LP back-end did not solve a feasible LP to optimality".into(),
-            ));
         };
         let (packing_duals, cluster_duals) =
             solution.row_duals[self.table.n()..].split_at(self.packings.len());
@@ -342,6 +365,20 @@ impl Pass<'_> {
         } else {
             Solved::Open(solution.objective, solution.values)
         })
+    }
+
+    /// Replaces the session by a fresh LP with the same rows and `side`'s columns.
+    fn reopen(&mut self, side: &Restriction) -> Result<(), SolverError> {
+        self.fresh_lps += 1;
+        self.session = self.lp.open_lp(&self.model, &self.limits)?;
+        self.open_columns.fill(true);
+        let rows: Vec<LpRow> = self
+            .clusters
+            .iter()
+            .map(|cluster| cluster_row(&ClusterCut::new(self.ilp, cluster)))
+            .collect();
+        self.session.add_rows(&rows)?;
+        self.open_side(side)
     }
 
     /// Deletes the cluster rows whose dual has been 0 for [`IDLE_SOLVES`] solves in a
@@ -395,6 +432,16 @@ impl Pass<'_> {
                 "an integral LP solution without violated clusters did not close its side".into(),
             ),
         }
+    }
+}
+
+/// The LP row of a cluster cut.
+fn cluster_row(cut: &ClusterCut) -> LpRow {
+    let (lower, upper) = cut.bounds();
+    LpRow {
+        terms: cut.columns.iter().map(|&c| (c, 1.0)).collect(),
+        lower,
+        upper,
     }
 }
 

@@ -4,7 +4,9 @@
 use super::certification::{certify, CertifyError, CertifyOptions};
 use crate::dp::{solve_dp, DpOptions};
 use crate::milp::highs::HighsBackend;
+use crate::milp::{Limits, LpDuals, LpRow, LpSession, LpSolution, SolverError};
 use crate::test_tables::{arb_table, larger_table};
+use bnsl_formulations::milp::MilpModel;
 use bnsl_formulations::{Dag, ScoreTable, VarSet};
 use proptest::prelude::*;
 
@@ -70,4 +72,105 @@ fn certificates_branch_where_the_relaxation_does_not_close() {
         branched += usize::from(check.branches > 0);
     }
     assert!(branched > 0, "no table made the pass branch");
+}
+
+/// HiGHS LPs whose solve number `fail_at` (counted per session) fails, as a back-end
+/// in numerical trouble would; with `fail_at == 0` every solve fails.
+struct FailingLps {
+    highs: HighsBackend,
+    fail_at: usize,
+}
+
+impl LpDuals for FailingLps {
+    fn open_lp(
+        &self,
+        model: &MilpModel,
+        limits: &Limits,
+    ) -> Result<Box<dyn LpSession>, SolverError> {
+        Ok(Box::new(FailingSession {
+            inner: self.highs.open_lp(model, limits)?,
+            solves: 0,
+            fail_at: self.fail_at,
+        }))
+    }
+}
+
+struct FailingSession {
+    inner: Box<dyn LpSession>,
+    solves: usize,
+    fail_at: usize,
+}
+
+impl LpSession for FailingSession {
+    fn add_rows(&mut self, rows: &[LpRow]) -> Result<(), SolverError> {
+        self.inner.add_rows(rows)
+    }
+
+    fn delete_rows(&mut self, rows: &[usize]) -> Result<(), SolverError> {
+        self.inner.delete_rows(rows)
+    }
+
+    fn set_column_bounds(
+        &mut self,
+        column: usize,
+        lower: f64,
+        upper: f64,
+    ) -> Result<(), SolverError> {
+        self.inner.set_column_bounds(column, lower, upper)
+    }
+
+    fn solve(&mut self, time_limit: Option<f64>) -> Result<Option<LpSolution>, SolverError> {
+        self.solves += 1;
+        if self.fail_at == 0 || self.solves == self.fail_at {
+            return Ok(None);
+        }
+        self.inner.solve(time_limit)
+    }
+}
+
+fn certify_with(
+    lps: &FailingLps,
+    table: &ScoreTable,
+    dag: &Dag,
+) -> Result<super::certification::Certified, CertifyError> {
+    certify(
+        table,
+        dag,
+        lps,
+        Some(&lps.highs),
+        &CertifyOptions::default(),
+        &|_| {},
+    )
+}
+
+/// A failed LP solve is answered by a fresh LP with the same rows: the certificates
+/// still pass; an LP that always fails ends the pass with an error, never a
+/// certificate.
+#[test]
+fn a_failed_lp_solve_is_retried_on_a_fresh_lp() {
+    let mut fresh = 0;
+    for seed in 0..6 {
+        let table = larger_table(seed);
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap();
+        let lps = FailingLps {
+            highs: HighsBackend::default(),
+            fail_at: 3,
+        };
+        let certified = certify_with(&lps, &table, &optimum.dag).unwrap();
+        let check = certified.certificate.check(&table).unwrap();
+        assert!(check.gap() <= 1e-6, "seed {seed}");
+        fresh += certified.fresh_lps;
+    }
+    assert!(fresh > 0, "no pass met a failed solve");
+    let table = larger_table(0);
+    let optimum = solve_dp(&table, &DpOptions::default()).unwrap();
+    let lps = FailingLps {
+        highs: HighsBackend::default(),
+        fail_at: 0,
+    };
+    let failed = certify_with(&lps, &table, &optimum.dag);
+    assert!(
+        matches!(&failed, Err(CertifyError::Numerical(m)) if m.contains("nor a fresh one")),
+        "{failed:?}"
+    );
 }

@@ -257,16 +257,17 @@ impl LpSession for HighsLp {
             .ok_or_else(|| error(format!("column bounds were rejected with status {status}")))
     }
 
-    /// A solve that ends in neither an optimum, an infeasible LP nor a limit (HiGHS's
-    /// numerical trouble on a long sequence of warm-started solves) is repeated with
-    /// each [`Recovery`] in turn; the error names the status of the last attempt.
+    /// A solve that ends in neither an optimum nor a limit (HiGHS's numerical trouble
+    /// on a long sequence of warm-started solves, which may also show as an infeasible
+    /// LP) is repeated with each [`Recovery`] in turn: `None` when they all find the LP
+    /// infeasible, an error naming the status of the last when they fail otherwise.
     fn solve(&mut self, time_limit: Option<f64>) -> Result<Option<LpSolution>, SolverError> {
         let deadline = time_limit
             .and_then(|t| Duration::try_from_secs_f64(t).ok())
             .map(|t| Instant::now() + t);
         let mut status = self.solve_once(deadline)?;
         for recovery in Recovery::ALL {
-            if !status.is_trouble() || self.stop.is_stopped() {
+            if !status.is_doubtful() || self.stop.is_stopped() {
                 break;
             }
             recovery.apply(self)?;
@@ -275,7 +276,7 @@ impl LpSession for HighsLp {
         }
         match status {
             Attempt::Optimal(solution) => Ok(Some(solution)),
-            Attempt::NoOptimum => Ok(None),
+            Attempt::NoOptimum | Attempt::Infeasible => Ok(None),
             Attempt::Trouble(status) => Err(error(format!(
                 "the LP was not solved: HiGHS ended with model status {status:?} from a \
                  warm start, a fresh start, feasibility tolerances of 1e-7 and the \
@@ -311,9 +312,10 @@ impl HighsLp {
                     row_duals: solution.dual_rows().to_vec(),
                 })
             }
-            HighsModelStatus::Infeasible
-            | HighsModelStatus::Unbounded
-            | HighsModelStatus::UnboundedOrInfeasible
+            HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {
+                Attempt::Infeasible
+            }
+            HighsModelStatus::Unbounded
             | HighsModelStatus::ReachedTimeLimit
             | HighsModelStatus::ReachedInterrupt => Attempt::NoOptimum,
             other => Attempt::Trouble(other),
@@ -326,15 +328,18 @@ impl HighsLp {
 /// How one LP solve of a [`HighsLp`] ended.
 enum Attempt {
     Optimal(LpSolution),
-    /// Infeasible, unbounded, or stopped by the time limit or the stop token.
+    /// Found infeasible (or infeasible or unbounded).
+    Infeasible,
+    /// Unbounded, or stopped by the time limit or the stop token.
     NoOptimum,
     /// Any other status: the solve failed.
     Trouble(HighsModelStatus),
 }
 
 impl Attempt {
-    fn is_trouble(&self) -> bool {
-        matches!(self, Attempt::Trouble(_))
+    /// Whether another attempt may end otherwise.
+    fn is_doubtful(&self) -> bool {
+        matches!(self, Attempt::Trouble(_) | Attempt::Infeasible)
     }
 }
 
