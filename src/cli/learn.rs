@@ -701,8 +701,12 @@ fn write_certificate_of(
     let progress = |p: &CertifyProgress| {
         if last.get().elapsed().as_secs_f64() >= 5.0 {
             last.set(std::time::Instant::now());
+            let fresh = match p.fresh_lps {
+                0 => String::new(),
+                k => format!(", {k} LPs built afresh after a failed solve"),
+            };
             eprintln!(
-                "  {} leaves, {} sides open, {} LPs, {} clusters",
+                "  {} leaves, {} sides open, {} LPs, {} clusters{fresh}",
                 p.leaves, p.open, p.lp_solves, p.clusters
             );
         }

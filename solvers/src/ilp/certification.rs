@@ -54,6 +54,8 @@ pub struct CertifyProgress {
     pub lp_solves: usize,
     /// Clusters found.
     pub clusters: usize,
+    /// Times the open LP failed a solve and was built afresh.
+    pub fresh_lps: usize,
 }
 
 /// A finished pass.
@@ -187,6 +189,7 @@ pub fn certify(
             open: open.len(),
             lp_solves: pass.lp_solves,
             clusters: pass.clusters.len() + pass.purged,
+            fresh_lps: pass.fresh_lps,
         });
     }
     Ok(Certified {
