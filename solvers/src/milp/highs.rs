@@ -180,6 +180,7 @@ impl HighsBackend {
         Ok(HighsLp {
             highs: Some(highs),
             stop: limits.stop.clone(),
+            options: self.options.clone(),
         })
     }
 }
@@ -189,6 +190,8 @@ struct HighsLp {
     /// `None` only after a failed solve, which consumed it.
     highs: Option<Model>,
     stop: StopToken,
+    /// The back-end's options, set again after a [`Recovery`].
+    options: Vec<(String, HighsOption)>,
 }
 
 impl HighsLp {
@@ -377,13 +380,19 @@ impl Recovery {
         }
     }
 
+    /// Sets back what [`Recovery::apply`] changed, then the back-end's options, which
+    /// may have set the same ones.
     fn undo(self, lp: &mut HighsLp) -> Result<(), SolverError> {
+        let options = std::mem::take(&mut lp.options);
         let highs = lp.model()?;
         match self {
             Recovery::FreshStart => Ok(()),
             Recovery::DefaultTolerances => set_tolerances(highs, CERTIFICATE_TOLERANCE),
             Recovery::InteriorPoint => set_option(highs, "solver", "choose"),
-        }
+        }?;
+        let applied = apply_options(highs, &options);
+        lp.options = options;
+        applied
     }
 }
 
