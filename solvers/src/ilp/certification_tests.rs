@@ -15,12 +15,20 @@ fn certify_with_highs(
     table: &ScoreTable,
     dag: &Dag,
 ) -> Result<super::certification::Certified, CertifyError> {
-    let highs = HighsBackend::default();
+    certify_on(&HighsBackend::default(), table, dag)
+}
+
+/// Certifies `dag` with `lps` for the LPs and HiGHS for the sub-IPs.
+fn certify_on(
+    lps: &dyn LpDuals,
+    table: &ScoreTable,
+    dag: &Dag,
+) -> Result<super::certification::Certified, CertifyError> {
     certify(
         table,
         dag,
-        &highs,
-        Some(&highs),
+        lps,
+        Some(&HighsBackend::default()),
         &CertifyOptions::default(),
         &|_| {},
     )
@@ -128,21 +136,6 @@ impl LpSession for FailingSession {
     }
 }
 
-fn certify_with(
-    lps: &FailingLps,
-    table: &ScoreTable,
-    dag: &Dag,
-) -> Result<super::certification::Certified, CertifyError> {
-    certify(
-        table,
-        dag,
-        lps,
-        Some(&lps.highs),
-        &CertifyOptions::default(),
-        &|_| {},
-    )
-}
-
 /// A failed LP solve is answered by a fresh LP with the same rows: the certificates
 /// still pass; an LP that always fails ends the pass with an error, never a
 /// certificate.
@@ -156,7 +149,7 @@ fn a_failed_lp_solve_is_retried_on_a_fresh_lp() {
             highs: HighsBackend::default(),
             fail_at: 3,
         };
-        let certified = certify_with(&lps, &table, &optimum.dag).unwrap();
+        let certified = certify_on(&lps, &table, &optimum.dag).unwrap();
         let check = certified.certificate.check(&table).unwrap();
         assert!(check.gap() <= 1e-6, "seed {seed}");
         fresh += certified.fresh_lps;
@@ -168,7 +161,7 @@ fn a_failed_lp_solve_is_retried_on_a_fresh_lp() {
         highs: HighsBackend::default(),
         fail_at: 0,
     };
-    let failed = certify_with(&lps, &table, &optimum.dag);
+    let failed = certify_on(&lps, &table, &optimum.dag);
     assert!(
         matches!(&failed, Err(CertifyError::Numerical(m)) if m.contains("nor a fresh one")),
         "{failed:?}"

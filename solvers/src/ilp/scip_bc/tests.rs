@@ -130,10 +130,6 @@ proptest! {
         let outcome = solve(&t, settings, &options);
         assert_optimal(&t, &outcome);
     }
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// The large-table settings (root without a stall limit, SCIP's heuristics and
     /// separators off, the start before the root) and k-cluster cuts keep the optimum.
