@@ -10,8 +10,9 @@
 //!
 //! Two engines ([`CollectEngine`]), each finding OPT first and then collecting in one
 //! search, as in the paper:
-//! - the enumeration of [`bnsl_solvers::enumerate`] (up to [`MAX_VARIABLES`] variables),
-//!   bounded by the exact completion value, after OPT by dynamic programming;
+//! - the enumeration of [`bnsl_solvers::enumerate`], part by part of the candidate graph
+//!   (parts of up to [`MAX_VARIABLES`] variables), bounded by exact completion values,
+//!   after OPT by dynamic programming on the same parts;
 //! - the family ILP ([`FamilyIlpSolver::collect`](bnsl_solvers::ilp::FamilyIlpSolver::collect)): OPT by the exact solve, then SCIP's
 //!   branch and cut with the threshold as objective limit, or the cut loop of HiGHS and
 //!   CBC with no-good rows.
@@ -19,9 +20,10 @@
 use crate::ilp::{engine_kind, Formulation};
 use bnsl_formulations::equivalence::{collider_class_key, cpdag, markov_class_key, Cpdag};
 use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
-use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
-pub use bnsl_solvers::enumerate::MAX_VARIABLES;
-use bnsl_solvers::enumerate::{networks_within, Enumeration, EnumerationEnd, EnumerationLimits};
+use bnsl_solvers::enumerate::{
+    networks_within, optimum, Enumeration, EnumerationEnd, EnumerationLimits,
+};
+pub use bnsl_solvers::enumerate::{PartTooLarge, MAX_VARIABLES};
 pub use bnsl_solvers::ilp::collect::CollectProgress;
 use bnsl_solvers::ilp::collect::CollectSettings;
 use bnsl_solvers::ilp::{family_solver, IlpOptions};
@@ -41,11 +43,12 @@ pub const DEFAULT_MAX_NETWORKS: usize = 150_000;
 /// The search that collects.
 #[derive(Clone, Debug, Default)]
 pub enum CollectEngine {
-    /// The enumeration for tables of at most [`MAX_VARIABLES`] variables, the family ILP
-    /// on the first compiled-in back-end beyond.
+    /// The enumeration when the candidate graph falls into parts of at most
+    /// [`MAX_VARIABLES`] variables, the family ILP on the first compiled-in back-end
+    /// otherwise.
     #[default]
     Auto,
-    /// The enumeration (tables of at most [`MAX_VARIABLES`] variables).
+    /// The enumeration (candidate graphs in parts of at most [`MAX_VARIABLES`] variables).
     Enumeration,
     /// The family ILP.
     Ilp {
@@ -150,10 +153,7 @@ pub enum CollectError {
     Epsilon(f64),
     /// The table is beyond the enumeration's size.
     #[error(transparent)]
-    TooManyVariables(#[from] bnsl_solvers::enumerate::TooManyVariables),
-    /// The optimum could not be found by dynamic programming.
-    #[error("finding the optimum")]
-    Optimum(#[source] DpError),
+    PartTooLarge(#[from] PartTooLarge),
     /// The ILP back-end could not be set up.
     #[error(transparent)]
     Backend(#[from] BackendChoiceError),
@@ -185,16 +185,18 @@ pub fn collect(
     let start = Instant::now();
     let (engine, backend, opt, time_to_opt_s, found) = match &opts.engine {
         CollectEngine::Enumeration => enumerate(table, opts, start)?,
-        CollectEngine::Auto if table.n() <= MAX_VARIABLES => enumerate(table, opts, start)?,
-        CollectEngine::Auto => by_ilp(
-            table,
-            opts,
-            None,
-            &[],
-            &IlpOptions::default(),
-            start,
-            progress,
-        )?,
+        CollectEngine::Auto => match enumerate(table, opts, start) {
+            Err(CollectError::PartTooLarge(_)) => by_ilp(
+                table,
+                opts,
+                None,
+                &[],
+                &IlpOptions::default(),
+                start,
+                progress,
+            )?,
+            run => run?,
+        },
         CollectEngine::Ilp {
             backend,
             backend_params,
@@ -244,21 +246,13 @@ fn threshold(opt: f64, opts: &CollectOptions) -> f64 {
 /// What an engine found: its kind, its back-end, OPT, the seconds to OPT, the networks.
 type EngineRun = (&'static str, Option<&'static str>, f64, f64, Enumeration);
 
-/// OPT by dynamic programming, then the enumeration.
+/// OPT by dynamic programming on the parts of the candidate graph, then the enumeration.
 fn enumerate(
     table: &ScoreTable,
     opts: &CollectOptions,
     start: Instant,
 ) -> Result<EngineRun, CollectError> {
-    if table.n() > MAX_VARIABLES {
-        return Err(bnsl_solvers::enumerate::TooManyVariables(table.n()).into());
-    }
-    let dp = DpOptions {
-        time_limit: opts.time_limit,
-        stop: opts.stop.clone(),
-        ..DpOptions::default()
-    };
-    let opt = solve_dp(table, &dp).map_err(CollectError::Optimum)?.score;
+    let opt = optimum(table)?.ok_or(CollectError::NoDag)?;
     let time_to_opt_s = start.elapsed().as_secs_f64();
     let limits = EnumerationLimits {
         max_networks: Some(opts.max_networks),
@@ -284,7 +278,7 @@ fn by_ilp(
     let ilp = FamilyIlp::new(table);
     let mut options = options.clone();
     options.limits.stop = opts.stop.clone();
-    options.limits.time_limit = opts.time_limit.map(|t| t.as_secs_f64());
+    options.limits.time_limit = opts.remaining(start.elapsed()).map(|t| t.as_secs_f64());
     let optimum = solver.solve(&ilp, &options, &|_| {})?;
     let opt = match (optimum.status, optimum.score) {
         (Status::Optimal, Some(score)) => score,

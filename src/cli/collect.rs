@@ -28,7 +28,8 @@ pub(crate) struct CollectArgs {
     /// Collect every network within a Bayes factor (--bayes-factor) or a score
     /// difference (--epsilon) of the optimum, grouped into Markov equivalence classes,
     /// instead of one optimal network (seed 002). The search: an enumeration after the
-    /// optimum by DP up to 25 variables, the family ILP beyond (or with --method ilp).
+    /// optimum by DP, part by part of the candidate graph, when its strongly connected
+    /// parts have at most 25 variables; the family ILP otherwise (or with --method ilp).
     #[arg(long)]
     pub collect: bool,
     /// BF ≥ 1: collect the networks whose posterior is within a factor BF of the best
@@ -146,8 +147,8 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The collecting search the flags ask for: `--method dp` the enumeration, `--method
-/// ilp` (or an ILP flag such as `--backend`) the family ILP, neither the enumeration up
-/// to its size and the ILP beyond. Flags that do not apply to the chosen search are
+/// ilp` (or an ILP flag such as `--backend`) the family ILP, neither the enumeration
+/// where its parts are small enough and the ILP otherwise. Flags that do not apply to the chosen search are
 /// refused.
 fn engine(args: &Args) -> anyhow::Result<CollectEngine> {
     let ilp_flags = !args.ilp.given_flags().is_empty();

@@ -1,26 +1,30 @@
 //! Every network within a score threshold: the exact reference for collecting the
 //! networks within a Bayes factor of the optimum (seed 002, "The Bayes Factor
-//! Approach"), for tables of at most [`MAX_VARIABLES`] variables.
+//! Approach"), for tables whose candidate graph falls into parts of at most
+//! [`MAX_VARIABLES`] variables.
 //!
-//! Networks are built in a topological order, one node at a time: the next node takes a
-//! candidate inside the nodes already placed. Each DAG is built once, in its canonical
-//! order: the order that always places the smallest-numbered node whose parents are all
-//! placed. So a node `w` passed over for a larger one must later take a parent placed
-//! after that moment.
-//!
-//! The search is bounded by an exact completion value. `H(R)`, for the nodes `R` still
-//! to place, is the best score they can add with every other node available as a parent:
-//! `H(R) = max over v in R of best_v(V \ R) + H(R \ {v})`, the DP of Silander &
-//! Myllymäki run from the sources. A partial network is extended only while its score
-//! plus `H` reaches the threshold. Every branch explored therefore has a completion
-//! within the threshold, unless only non-canonical completions reach it.
+//! A network is acyclic exactly when its restriction to every strongly connected part of
+//! the candidate graph is, and its score is a sum over the parts ([`parts`]). So each
+//! part is enumerated alone, by a depth-first search in canonical topological order
+//! bounded by the part's exact completion values ([`search`]), and the networks are the
+//! combinations of one piece per part that reach the threshold ([`combine`]). Each
+//! network is built once, and its score summed in node order decides, as
+//! [`Dag::check`](bnsl_formulations::Dag::check) sums it.
 
-use crate::heuristics::Budget;
+mod combine;
+mod parts;
+mod search;
+
+use crate::heuristics::{asobs_network, sample_order, Budget};
 use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
+pub use parts::PartTooLarge;
+use parts::{slack, split, Part};
+use search::pieces_within;
 use std::time::{Duration, Instant};
 
-/// The most variables [`networks_within`] takes: `H` has one value per subset.
+/// The most variables a part of the candidate graph may have: its completion values
+/// have one entry per subset.
 pub const MAX_VARIABLES: usize = 25;
 
 /// Limits of an enumeration.
@@ -46,7 +50,7 @@ pub enum EnumerationEnd {
 }
 
 /// The networks found, each with its score (summed in node order, as [`Dag::check`]
-/// does), in the order found, and why the enumeration ended.
+/// does), and why the enumeration ended.
 #[derive(Clone, Debug)]
 pub struct Enumeration {
     /// The networks and their scores.
@@ -55,165 +59,93 @@ pub struct Enumeration {
     pub end: EnumerationEnd,
 }
 
-/// The table has more variables than the enumeration handles.
-#[derive(Debug, thiserror::Error, PartialEq)]
-#[error("enumerating networks handles at most {MAX_VARIABLES} variables, the table has {0}")]
-pub struct TooManyVariables(pub usize);
-
 /// Every DAG made of `table`'s candidates whose score is at least `threshold`, within
 /// `limits` (see the module doc).
 pub fn networks_within(
     table: &ScoreTable,
     threshold: f64,
     limits: &EnumerationLimits,
-) -> Result<Enumeration, TooManyVariables> {
-    let n = table.n();
-    if n > MAX_VARIABLES {
-        return Err(TooManyVariables(n));
-    }
-    let masks: Vec<Vec<(u32, f64)>> = (0..n)
-        .map(|v| {
-            table
-                .candidates(v)
-                .iter()
-                .map(|c| (c.parents.low_mask() as u32, c.score))
-                .collect()
+) -> Result<Enumeration, PartTooLarge> {
+    let Some(parts) = split(table, threshold)? else {
+        return Ok(Enumeration {
+            networks: Vec::new(),
+            end: EnumerationEnd::Complete,
+        });
+    };
+    let deadline = limits.time_limit.map(|t| Instant::now() + t);
+    let budget = Budget::new(deadline, &limits.stop);
+    let max_networks = limits.max_networks.unwrap_or(usize::MAX);
+    let (lists, end) = pieces_of(&parts, threshold, max_networks, &budget);
+    // Once stopped, the pieces found are still combined, within the network limit.
+    let combine_budget = match end {
+        EnumerationEnd::Stopped => Budget::unlimited(),
+        _ => budget,
+    };
+    let (networks, combined_end) = combine::networks(
+        table,
+        &parts,
+        lists,
+        threshold,
+        max_networks,
+        &combine_budget,
+    );
+    let end = match (end, combined_end) {
+        (EnumerationEnd::Stopped, _) | (_, EnumerationEnd::Stopped) => EnumerationEnd::Stopped,
+        (EnumerationEnd::Complete, EnumerationEnd::Complete) => EnumerationEnd::Complete,
+        _ => EnumerationEnd::NetworkLimit,
+    };
+    Ok(Enumeration { networks, end })
+}
+
+/// The pieces of every part that can be in a network scoring at least `threshold`, and
+/// whether a limit cut a list short. Once stopped, each part left gets its best piece
+/// only, so that what was found still combines into networks.
+fn pieces_of(
+    parts: &[Part],
+    threshold: f64,
+    max_pieces: usize,
+    budget: &Budget,
+) -> (Vec<Vec<search::Piece>>, EnumerationEnd) {
+    let optima: Vec<f64> = parts.iter().map(Part::optimum).collect();
+    let total: f64 = optima.iter().sum();
+    let floor = threshold - slack(threshold);
+    let mut end = EnumerationEnd::Complete;
+    let lists = parts
+        .iter()
+        .zip(&optima)
+        .map(|(part, optimum)| {
+            let part_floor = floor - (total - optimum);
+            let found = match end {
+                EnumerationEnd::Stopped => pieces_within(part, part_floor, 1, &Budget::unlimited()),
+                _ => pieces_within(part, part_floor, max_pieces, budget),
+            };
+            match found {
+                Ok(pieces) => pieces,
+                Err((pieces, why)) => {
+                    if end != EnumerationEnd::Stopped {
+                        end = why;
+                    }
+                    pieces
+                }
+            }
         })
         .collect();
-    let deadline = limits.time_limit.map(|t| Instant::now() + t);
-    let mut search = Search {
-        completion: completion_values(&masks),
-        masks,
-        threshold,
-        choice: vec![0; n],
-        passed_at: vec![None; n],
-        budget: Budget::new(deadline, &limits.stop),
-        max_networks: limits.max_networks.unwrap_or(usize::MAX),
-        steps: 0,
-        table,
-        out: Vec::new(),
-    };
-    let end = search
-        .extend(0, 0.0)
-        .err()
-        .unwrap_or(EnumerationEnd::Complete);
-    Ok(Enumeration {
-        networks: search.out,
-        end,
-    })
+    (lists, end)
 }
 
-/// The index of `v`'s best candidate inside `placed`, if any.
-fn best_inside(list: &[(u32, f64)], placed: u32) -> Option<usize> {
-    list.iter().position(|&(m, _)| m & !placed == 0)
-}
+/// Orders whose ASOBS networks give [`optimum`] its starting lower bound.
+const LOWER_BOUND_ORDERS: u64 = 16;
 
-/// `H(R)` for every subset `R` of the nodes (bit mask): the best score the nodes of `R`
-/// can add when every node outside `R` is placed before them.
-fn completion_values(masks: &[Vec<(u32, f64)>]) -> Vec<f64> {
-    let all = full_mask(masks.len());
-    let mut h = vec![f64::NEG_INFINITY; all as usize + 1];
-    h[0] = 0.0;
-    for rest in 1..=all {
-        let placed = all & !rest;
-        let mut best = f64::NEG_INFINITY;
-        for v in members(rest) {
-            if let Some(i) = best_inside(&masks[v], placed) {
-                best = best.max(masks[v][i].1 + h[(rest & !(1 << v)) as usize]);
-            }
-        }
-        h[rest as usize] = best;
-    }
-    h
-}
-
-/// The mask of nodes `0..n`.
-fn full_mask(n: usize) -> u32 {
-    ((1u64 << n) - 1) as u32
-}
-
-/// The members of a mask, in increasing order.
-fn members(mask: u32) -> impl Iterator<Item = usize> {
-    (0..32).filter(move |&v| mask >> v & 1 == 1)
-}
-
-/// Nodes placed between two looks at the clock.
-const STEPS_PER_CLOCK_CHECK: u64 = 4096;
-
-/// The state of the depth-first search.
-struct Search<'a> {
-    table: &'a ScoreTable,
-    masks: Vec<Vec<(u32, f64)>>,
-    completion: Vec<f64>,
-    threshold: f64,
-    /// The candidate index of each placed node.
-    choice: Vec<usize>,
-    /// For a node not placed: the placed set when a larger node was last placed before
-    /// it. Its parents must not all lie inside that set, or the canonical order would
-    /// have placed it then.
-    passed_at: Vec<Option<u32>>,
-    budget: Budget<'a>,
-    max_networks: usize,
-    steps: u64,
-    out: Vec<(Dag, f64)>,
-}
-
-impl Search<'_> {
-    /// Places the nodes not in `placed`, those in it having scored `partial`; `Err`
-    /// when a limit ends the search.
-    fn extend(&mut self, placed: u32, partial: f64) -> Result<(), EnumerationEnd> {
-        let all = full_mask(self.masks.len());
-        if placed == all {
-            return self.record();
-        }
-        if self.steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) && self.budget.is_spent() {
-            return Err(EnumerationEnd::Stopped);
-        }
-        self.steps += 1;
-        let rest = all & !placed;
-        for v in members(rest) {
-            let after = self.completion[(rest & !(1 << v)) as usize];
-            let required = self.passed_at[v];
-            let mut passed: Option<Vec<(usize, Option<u32>)>> = None;
-            for i in 0..self.masks[v].len() {
-                let (m, score) = self.masks[v][i];
-                if partial + score + after < self.threshold {
-                    break;
-                }
-                if m & !placed != 0 || required.is_some_and(|c| m & !c == 0) {
-                    continue;
-                }
-                if passed.is_none() {
-                    // Placing v passes over the smaller nodes not placed yet.
-                    let smaller = members(rest & ((1 << v) - 1));
-                    passed = Some(smaller.map(|w| (w, self.passed_at[w])).collect());
-                    for &(w, _) in passed.iter().flatten() {
-                        self.passed_at[w] = Some(placed);
-                    }
-                }
-                self.choice[v] = i;
-                self.extend(placed | 1 << v, partial + score)?;
-            }
-            for &(w, before) in passed.iter().flatten() {
-                self.passed_at[w] = before;
-            }
-        }
-        Ok(())
-    }
-
-    /// Stores the network of the current choices; `Err` at the network limit.
-    fn record(&mut self) -> Result<(), EnumerationEnd> {
-        let chosen: Vec<_> = (0..self.masks.len())
-            .map(|v| &self.table.candidates(v)[self.choice[v]])
-            .collect();
-        let score = chosen.iter().fold(0.0, |sum, c| sum + c.score);
-        let parents = chosen.iter().map(|c| c.parents.clone()).collect();
-        self.out.push((Dag::from_parents(parents), score));
-        if self.out.len() >= self.max_networks {
-            return Err(EnumerationEnd::NetworkLimit);
-        }
-        Ok(())
-    }
+/// The best score of a DAG of `table`'s candidates, part by part: the candidates that no
+/// network as good as the best ASOBS network of a few random orders uses are dropped,
+/// and the parts left are solved by their completion values. `None` when no DAG is made
+/// of the candidates.
+pub fn optimum(table: &ScoreTable) -> Result<Option<f64>, PartTooLarge> {
+    let lower = (0..LOWER_BOUND_ORDERS)
+        .filter_map(|i| asobs_network(table, &sample_order(table.n(), 0, i)))
+        .map(|network| network.score)
+        .fold(f64::NEG_INFINITY, f64::max);
+    Ok(split(table, lower)?.map(|parts| parts.iter().map(Part::optimum).sum()))
 }
 
 #[cfg(test)]
@@ -247,33 +179,134 @@ mod tests {
             .collect()
     }
 
+    /// Tables of up to `max_n` nodes whose candidates use only a few of the other nodes,
+    /// so that their candidate graphs fall into several parts.
+    fn arb_sparse_table(max_n: usize) -> impl Strategy<Value = ScoreTable> {
+        (3..=max_n).prop_flat_map(|n| {
+            let lists = proptest::collection::vec(
+                (
+                    0u32..(1 << n),
+                    0u32..(1 << n),
+                    proptest::collection::vec((0u32..(1 << n), -200i32..-1), 0..4),
+                ),
+                n,
+            );
+            // Each node's parents come from about a quarter of the nodes.
+            lists.prop_map(move |raw| {
+                let raw: Vec<Vec<(u32, i32)>> = raw
+                    .into_iter()
+                    .map(|(a, b, list)| list.into_iter().map(|(m, s)| (m & a & b, s)).collect())
+                    .collect();
+                table_from(n, &raw)
+            })
+        })
+    }
+
+    /// Checks the enumeration at `threshold` against the filtered product, set for set.
+    fn check_against_product(table: &ScoreTable, threshold: f64) -> Result<(), TestCaseError> {
+        let found = networks_within(table, threshold, &EnumerationLimits::default()).unwrap();
+        prop_assert_eq!(found.end, EnumerationEnd::Complete);
+        let mut got: Vec<(Vec<VarSet>, f64)> = found
+            .networks
+            .iter()
+            .map(|(d, s)| {
+                prop_assert_eq!(d.check(table).unwrap(), *s);
+                Ok((d.all_parents().to_vec(), *s))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut want = by_product(table, threshold);
+        got.sort_by(|a, b| a.0.cmp(&b.0));
+        want.sort_by(|a, b| a.0.cmp(&b.0));
+        prop_assert_eq!(&got, &want);
+        Ok(())
+    }
+
     proptest! {
+        /// On tables whose candidate graph has several parts, the enumeration still
+        /// equals the filtered product, and the optimum by parts is the DP's.
+        #[test]
+        fn parts_combine_into_the_filtered_product(table in arb_sparse_table(7), slack in 0u32..40) {
+            let opt = solve_dp(&table, &DpOptions::default()).unwrap();
+            prop_assert!((optimum(&table).unwrap().unwrap() - opt.score).abs() < 1e-9);
+            check_against_product(&table, opt.score - f64::from(slack) / 4.0)?;
+        }
+
         /// The enumeration equals the filtered product of the candidate lists, set for
         /// set (so each DAG comes once), with the same scores; every network checks against the table; with the
         /// optimum as threshold it finds exactly the optimal networks, the DP's among them.
         #[test]
         fn equals_the_filtered_product(table in arb_table(5), slack in 0u32..40) {
             let opt = solve_dp(&table, &DpOptions::default()).unwrap();
-            let threshold = opt.score - f64::from(slack) / 4.0;
-            let found = networks_within(&table, threshold, &EnumerationLimits::default()).unwrap();
-            prop_assert_eq!(found.end, EnumerationEnd::Complete);
-            let mut got: Vec<(Vec<VarSet>, f64)> = found
-                .networks
-                .iter()
-                .map(|(d, s)| {
-                    prop_assert_eq!(d.check(&table).unwrap(), *s);
-                    Ok((d.all_parents().to_vec(), *s))
-                })
-                .collect::<Result<_, _>>()?;
-            let mut want = by_product(&table, threshold);
-            got.sort_by(|a, b| a.0.cmp(&b.0));
-            want.sort_by(|a, b| a.0.cmp(&b.0));
-            prop_assert_eq!(&got, &want);
+            check_against_product(&table, opt.score - f64::from(slack) / 4.0)?;
             let optimal = networks_within(&table, opt.score, &EnumerationLimits::default()).unwrap();
             prop_assert!(!optimal.networks.is_empty());
             prop_assert!(optimal.networks.iter().all(|(_, s)| *s == opt.score));
             prop_assert!(optimal.networks.iter().any(|(d, _)| *d == opt.dag));
         }
+    }
+
+    /// 15 pairs of nodes, each node with the empty set (−10) or its partner as parent
+    /// (−9 for the first of the pair, −9.5 for the second): 30 variables in parts of 2.
+    fn pairs_table() -> ScoreTable {
+        let n = 30;
+        let raw: Vec<Vec<(u32, i32)>> = (0..n)
+            .map(|v| {
+                let partner = v ^ 1;
+                let score = if v % 2 == 0 { -18 } else { -19 };
+                vec![(1u32 << partner, score)]
+            })
+            .collect();
+        // table_from gives every node the empty set at −100 and halves the scores.
+        let table = table_from(n, &raw);
+        let (names, candidates) = table.into_parts();
+        let candidates = candidates
+            .into_iter()
+            .map(|list| {
+                list.into_iter()
+                    .map(|c| bnsl_formulations::Candidate {
+                        score: if c.parents.is_empty() { -10.0 } else { c.score },
+                        parents: c.parents,
+                    })
+                    .collect()
+            })
+            .collect();
+        ScoreTable::new(names, candidates).unwrap()
+    }
+
+    #[test]
+    fn more_variables_than_one_part_may_have_in_small_parts() {
+        let table = pairs_table();
+        let opt = optimum(&table).unwrap().unwrap();
+        assert_eq!(opt, -285.0);
+        let count = |loss: f64| {
+            let found = networks_within(&table, opt - loss, &EnumerationLimits::default()).unwrap();
+            assert_eq!(found.end, EnumerationEnd::Complete);
+            assert!(found
+                .networks
+                .iter()
+                .all(|(d, s)| d.check(&table).unwrap() == *s && *s >= opt - loss));
+            found.networks.len()
+        };
+        // Losses per pair: 0 (first takes the second), 0.5 (the other way), 1 (no arc).
+        assert_eq!(count(0.0), 1);
+        assert_eq!(count(0.6), 1 + 15);
+        assert_eq!(count(1.0), 1 + 15 + 15 * 14 / 2 + 15);
+    }
+
+    #[test]
+    fn a_part_beyond_the_limit_is_refused() {
+        // A cycle through 26 nodes, each with its predecessor as a candidate parent.
+        let n = MAX_VARIABLES + 1;
+        let raw: Vec<Vec<(u32, i32)>> = (0..n)
+            .map(|v| vec![(1u32 << ((v + n - 1) % n), -1)])
+            .collect();
+        let table = table_from(n, &raw);
+        let err =
+            networks_within(&table, f64::NEG_INFINITY, &EnumerationLimits::default()).unwrap_err();
+        assert_eq!(err, PartTooLarge(n));
+        // The optimum leaves one node of the cycle without its parent: every candidate
+        // stays, and so does the part.
+        assert_eq!(optimum(&table).unwrap_err(), PartTooLarge(n));
     }
 
     #[test]

@@ -1,0 +1,270 @@
+//! The candidate graph's strongly connected parts, the independent pieces of a
+//! collection.
+//!
+//! The candidate graph has an arc `u → v` when `u` is a parent in some candidate of `v`.
+//! Every directed cycle of a network made of candidates runs along such arcs, so it lies
+//! inside one strongly connected part: a choice of one candidate per node is acyclic
+//! exactly when its restriction to each part is. The score is a sum over nodes, so the
+//! networks scoring at least `T` are the combinations of one piece per part whose scores
+//! add up to `T`: each part can be enumerated alone.
+//!
+//! Candidates that no network scoring at least `T` can use are dropped first, which
+//! splits the parts further: a candidate `c` of `v` in part `P` is kept only when
+//! `s_v(c) + Σ_{u ∈ P, u ≠ v} best_u + Σ_{Q ≠ P} opt_Q ≥ T`, with `best_u` a node's best
+//! candidate and `opt_Q` the best score part `Q` can reach (by dynamic programming when
+//! it has at most [`MAX_VARIABLES`] nodes, else bounded by the sum of its nodes' bests).
+//! Dropping candidates splits parts and lowers their `opt`, so the rule is applied
+//! until nothing more is dropped.
+
+use super::MAX_VARIABLES;
+use bnsl_formulations::ScoreTable;
+
+/// One candidate of a node of a part.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PartCandidate {
+    /// Its index in the table's candidate list of the node.
+    pub(super) index: usize,
+    /// Its parents inside the part, as a mask over the part's local indices.
+    pub(super) mask: u32,
+    /// Its local score.
+    pub(super) score: f64,
+}
+
+/// A strongly connected part of the candidate graph, with the candidates kept.
+#[derive(Clone, Debug)]
+pub(super) struct Part {
+    /// Its nodes, increasing; local index `k` is `nodes[k]`.
+    pub(super) nodes: Vec<usize>,
+    /// Per local node, its candidates kept, best first.
+    pub(super) candidates: Vec<Vec<PartCandidate>>,
+    /// `completion[R]`: the best score the nodes of `R` (a local mask) can add when the
+    /// part's other nodes are placed before them; `completion[all]` is the part's optimum.
+    pub(super) completion: Vec<f64>,
+}
+
+impl Part {
+    /// The best score the part's nodes can reach together.
+    pub(super) fn optimum(&self) -> f64 {
+        self.completion[full_mask(self.nodes.len()) as usize]
+    }
+}
+
+/// A strongly connected part of the candidate graph is too large to enumerate.
+#[derive(Debug, thiserror::Error, PartialEq)]
+#[error(
+    "enumerating networks handles parts of at most {MAX_VARIABLES} variables of the candidate \
+     graph (strongly connected, after dropping the candidates no network within the threshold \
+     uses); this table has one of {0}"
+)]
+pub struct PartTooLarge(pub usize);
+
+/// Slack for sums of floating-point scores taken in different orders: bounds are
+/// compared with `T − slack`, and only the final sum in node order decides.
+pub(super) fn slack(threshold: f64) -> f64 {
+    1e-8 * (1.0 + threshold.abs())
+}
+
+/// The parts of `table`'s candidate graph once the candidates no network scoring at
+/// least `threshold` uses are dropped (module doc), ordered by their smallest node;
+/// `None` when no network reaches `threshold`.
+pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Part>>, PartTooLarge> {
+    let n = table.n();
+    let mut kept: Vec<Vec<usize>> = (0..n)
+        .map(|v| (0..table.candidates(v).len()).collect())
+        .collect();
+    let floor = threshold - slack(threshold);
+    loop {
+        let groups = strongly_connected(n, &arcs(table, &kept));
+        let parts: Vec<Part> = groups.iter().map(|g| part(table, g, &kept)).collect();
+        let bounds: Vec<f64> = parts.iter().map(part_bound).collect();
+        let total: f64 = bounds.iter().sum();
+        if total < floor || total == f64::NEG_INFINITY {
+            return Ok(None);
+        }
+        let mut dropped = false;
+        for (p, bound) in parts.iter().zip(&bounds) {
+            let others = total - bound;
+            let bests: f64 = p.candidates.iter().map(|c| c[0].score).sum();
+            for (local, &v) in p.nodes.iter().enumerate() {
+                let rest = others + bests - p.candidates[local][0].score;
+                let before = kept[v].len();
+                kept[v].retain(|&i| table.candidates(v)[i].score + rest >= floor);
+                dropped |= kept[v].len() < before;
+            }
+        }
+        if !dropped {
+            return match parts.iter().map(|p| p.nodes.len()).max() {
+                Some(size) if size > MAX_VARIABLES => Err(PartTooLarge(size)),
+                _ => Ok(Some(parts)),
+            };
+        }
+    }
+}
+
+/// The best score `part` can reach: its optimum when it is small enough for the
+/// completion values, else the sum of its nodes' best candidates.
+fn part_bound(part: &Part) -> f64 {
+    if part.completion.is_empty() {
+        part.candidates.iter().map(|c| c[0].score).sum()
+    } else {
+        part.optimum()
+    }
+}
+
+/// `arcs[u]`: the nodes `v` with `u` a parent in a kept candidate of `v`.
+fn arcs(table: &ScoreTable, kept: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut arcs = vec![Vec::new(); table.n()];
+    for (v, list) in kept.iter().enumerate() {
+        let mut parents: Vec<usize> = list
+            .iter()
+            .flat_map(|&i| table.candidates(v)[i].parents.iter())
+            .collect();
+        parents.sort_unstable();
+        parents.dedup();
+        for u in parents {
+            arcs[u].push(v);
+        }
+    }
+    arcs
+}
+
+/// The part of the nodes `group` (increasing) with their kept candidates, and its
+/// completion values when it has at most [`MAX_VARIABLES`] nodes.
+fn part(table: &ScoreTable, group: &[usize], kept: &[Vec<usize>]) -> Part {
+    let local_bit = |u: usize| group.binary_search(&u).map_or(0, |k| 1u32 << k);
+    let candidates: Vec<Vec<PartCandidate>> = group
+        .iter()
+        .map(|&v| {
+            kept[v]
+                .iter()
+                .map(|&index| {
+                    let c = &table.candidates(v)[index];
+                    PartCandidate {
+                        index,
+                        mask: c.parents.iter().fold(0, |m, u| m | local_bit(u)),
+                        score: c.score,
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let completion = if group.len() <= MAX_VARIABLES {
+        completion_values(&candidates)
+    } else {
+        Vec::new()
+    };
+    Part {
+        nodes: group.to_vec(),
+        candidates,
+        completion,
+    }
+}
+
+/// The index of the best candidate of `list` inside `placed`, if any.
+pub(super) fn best_inside(list: &[PartCandidate], placed: u32) -> Option<usize> {
+    list.iter().position(|c| c.mask & !placed == 0)
+}
+
+/// `H(R)` for every subset `R` of a part's nodes (local mask): the best score the nodes
+/// of `R` can add when every other node of the part is placed before them, the DP of
+/// Silander & Myllymäki run from the sources: `H(R) = max over v in R of
+/// best_v(P \ R) + H(R \ {v})`.
+fn completion_values(candidates: &[Vec<PartCandidate>]) -> Vec<f64> {
+    let all = full_mask(candidates.len());
+    let mut h = vec![f64::NEG_INFINITY; all as usize + 1];
+    h[0] = 0.0;
+    for rest in 1..=all {
+        let placed = all & !rest;
+        let mut best = f64::NEG_INFINITY;
+        for v in members(rest) {
+            if let Some(i) = best_inside(&candidates[v], placed) {
+                best = best.max(candidates[v][i].score + h[(rest & !(1 << v)) as usize]);
+            }
+        }
+        h[rest as usize] = best;
+    }
+    h
+}
+
+/// The mask of local nodes `0..n`.
+pub(super) fn full_mask(n: usize) -> u32 {
+    ((1u64 << n) - 1) as u32
+}
+
+/// The members of a mask, in increasing order.
+pub(super) fn members(mask: u32) -> impl Iterator<Item = usize> {
+    (0..32).filter(move |&v| mask >> v & 1 == 1)
+}
+
+/// The strongly connected components of the graph `arcs` (Tarjan's algorithm, without
+/// recursion), each as its nodes in increasing order, ordered by smallest node.
+fn strongly_connected(n: usize, arcs: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    const UNSEEN: usize = usize::MAX;
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut groups = Vec::new();
+    let mut next = 0;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // Each frame: a node and how many of its arcs it has followed.
+        let mut frames = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut followed)) = frames.last_mut() {
+            if let Some(&w) = arcs[v].get(*followed) {
+                *followed += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    frames.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            frames.pop();
+            if let Some(&(parent, _)) = frames.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let mut group = Vec::new();
+                while let Some(w) = stack.pop() {
+                    on_stack[w] = false;
+                    group.push(w);
+                    if w == v {
+                        break;
+                    }
+                }
+                group.sort_unstable();
+                groups.push(group);
+            }
+        }
+    }
+    groups.sort_unstable_by_key(|g| g[0]);
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strongly_connected_parts_of_a_small_graph() {
+        // 0 → 1 → 2 → 0, 2 → 3, 3 → 4 → 3, 5 alone.
+        let arcs = vec![vec![1], vec![2], vec![0, 3], vec![4], vec![3], vec![]];
+        assert_eq!(
+            strongly_connected(6, &arcs),
+            vec![vec![0, 1, 2], vec![3, 4], vec![5]]
+        );
+    }
+}

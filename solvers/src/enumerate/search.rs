@@ -1,0 +1,130 @@
+//! Every acyclic choice of candidates of one part of the candidate graph scoring at least
+//! a threshold, by a depth-first search in canonical topological order.
+//!
+//! The part's nodes are placed one at a time: the next node takes a candidate inside the
+//! nodes already placed (its parents outside the part are free). Each choice is built
+//! once, in its canonical order: the order that always places the smallest node whose
+//! parents are all placed. So a node `w` passed over for a larger one must later take a
+//! parent placed after that moment. The search is bounded by the part's completion
+//! values: a partial choice is extended only while its score plus `H` of the nodes left
+//! reaches the threshold.
+
+use super::parts::{full_mask, members, Part};
+use super::EnumerationEnd;
+use crate::heuristics::Budget;
+
+/// One acyclic choice for a part: per local node, the index of its candidate in the
+/// table, and the sum of their scores.
+#[derive(Clone, Debug)]
+pub(super) struct Piece {
+    /// `choice[k]`: the table index of the candidate of the part's node `k`.
+    pub(super) choice: Vec<usize>,
+    /// The sum of the chosen scores.
+    pub(super) score: f64,
+}
+
+/// Nodes placed between two looks at the clock.
+const STEPS_PER_CLOCK_CHECK: u64 = 4096;
+
+/// Every piece of `part` scoring at least `threshold`, at most `max_pieces` of them;
+/// `Err` with what was found when a limit ends the search.
+pub(super) fn pieces_within(
+    part: &Part,
+    threshold: f64,
+    max_pieces: usize,
+    budget: &Budget,
+) -> Result<Vec<Piece>, (Vec<Piece>, EnumerationEnd)> {
+    let n = part.nodes.len();
+    let mut search = Search {
+        part,
+        threshold,
+        choice: vec![0; n],
+        passed_at: vec![None; n],
+        budget,
+        max_pieces,
+        steps: 0,
+        out: Vec::new(),
+    };
+    match search.extend(0, 0.0) {
+        Ok(()) => Ok(search.out),
+        Err(end) => Err((search.out, end)),
+    }
+}
+
+/// The state of the depth-first search.
+struct Search<'a> {
+    part: &'a Part,
+    threshold: f64,
+    /// The position in its part's list of the candidate of each placed node.
+    choice: Vec<usize>,
+    /// For a node not placed: the placed set when a larger node was last placed before
+    /// it. Its parents must not all lie inside that set, or the canonical order would
+    /// have placed it then.
+    passed_at: Vec<Option<u32>>,
+    budget: &'a Budget<'a>,
+    max_pieces: usize,
+    steps: u64,
+    out: Vec<Piece>,
+}
+
+impl Search<'_> {
+    /// Places the nodes not in `placed`, those in it having scored `partial`; `Err`
+    /// when a limit ends the search.
+    fn extend(&mut self, placed: u32, partial: f64) -> Result<(), EnumerationEnd> {
+        let all = full_mask(self.part.nodes.len());
+        if placed == all {
+            return self.record();
+        }
+        if self.steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) && self.budget.is_spent() {
+            return Err(EnumerationEnd::Stopped);
+        }
+        self.steps += 1;
+        let rest = all & !placed;
+        for v in members(rest) {
+            let after = self.part.completion[(rest & !(1 << v)) as usize];
+            let required = self.passed_at[v];
+            let mut passed: Option<Vec<(usize, Option<u32>)>> = None;
+            for i in 0..self.part.candidates[v].len() {
+                let c = self.part.candidates[v][i];
+                if partial + c.score + after < self.threshold {
+                    break;
+                }
+                if c.mask & !placed != 0 || required.is_some_and(|r| c.mask & !r == 0) {
+                    continue;
+                }
+                if passed.is_none() {
+                    // Placing v passes over the smaller nodes not placed yet.
+                    let smaller = members(rest & ((1 << v) - 1));
+                    passed = Some(smaller.map(|w| (w, self.passed_at[w])).collect());
+                    for &(w, _) in passed.iter().flatten() {
+                        self.passed_at[w] = Some(placed);
+                    }
+                }
+                self.choice[v] = i;
+                self.extend(placed | 1 << v, partial + c.score)?;
+            }
+            for &(w, before) in passed.iter().flatten() {
+                self.passed_at[w] = before;
+            }
+        }
+        Ok(())
+    }
+
+    /// Stores the piece of the current choices; `Err` at the limit.
+    fn record(&mut self) -> Result<(), EnumerationEnd> {
+        let chosen = self
+            .choice
+            .iter()
+            .zip(&self.part.candidates)
+            .map(|(&i, list)| list[i]);
+        let (choice, score) = chosen.fold((Vec::new(), 0.0), |(mut choice, score), c| {
+            choice.push(c.index);
+            (choice, score + c.score)
+        });
+        self.out.push(Piece { choice, score });
+        if self.out.len() >= self.max_pieces {
+            return Err(EnumerationEnd::NetworkLimit);
+        }
+        Ok(())
+    }
+}
