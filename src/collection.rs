@@ -21,7 +21,7 @@ use crate::ilp::{engine_kind, Formulation};
 use bnsl_formulations::equivalence::{collider_class_key, cpdag, markov_class_key, Cpdag};
 use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
 use bnsl_solvers::enumerate::{
-    networks_within, optimum, Enumeration, EnumerationEnd, EnumerationLimits,
+    networks_near_optimum, Enumeration, EnumerationEnd, EnumerationLimits,
 };
 pub use bnsl_solvers::enumerate::{PartTooLarge, MAX_VARIABLES};
 pub use bnsl_solvers::ilp::collect::CollectProgress;
@@ -152,7 +152,7 @@ pub enum CollectError {
     #[error("ε must be a finite number ≥ 0 (a Bayes factor ≥ 1), got {0}")]
     Epsilon(f64),
     /// The table is beyond the enumeration's size.
-    #[error(transparent)]
+    #[error("{0}: collect on the family ILP instead")]
     PartTooLarge(#[from] PartTooLarge),
     /// The ILP back-end could not be set up.
     #[error(transparent)]
@@ -184,8 +184,8 @@ pub fn collect(
     }
     let start = Instant::now();
     let (engine, backend, opt, time_to_opt_s, found) = match &opts.engine {
-        CollectEngine::Enumeration => enumerate(table, opts, start)?,
-        CollectEngine::Auto => match enumerate(table, opts, start) {
+        CollectEngine::Enumeration => enumerate(table, opts)?,
+        CollectEngine::Auto => match enumerate(table, opts) {
             Err(CollectError::PartTooLarge(_)) => by_ilp(
                 table,
                 opts,
@@ -246,21 +246,18 @@ fn threshold(opt: f64, opts: &CollectOptions) -> f64 {
 /// What an engine found: its kind, its back-end, OPT, the seconds to OPT, the networks.
 type EngineRun = (&'static str, Option<&'static str>, f64, f64, Enumeration);
 
-/// OPT by dynamic programming on the parts of the candidate graph, then the enumeration.
-fn enumerate(
-    table: &ScoreTable,
-    opts: &CollectOptions,
-    start: Instant,
-) -> Result<EngineRun, CollectError> {
-    let opt = optimum(table)?.ok_or(CollectError::NoDag)?;
-    let time_to_opt_s = start.elapsed().as_secs_f64();
+/// OPT by dynamic programming on the parts of the candidate graph, and the enumeration
+/// on the same parts.
+fn enumerate(table: &ScoreTable, opts: &CollectOptions) -> Result<EngineRun, CollectError> {
     let limits = EnumerationLimits {
         max_networks: Some(opts.max_networks),
-        time_limit: opts.remaining(start.elapsed()),
+        time_limit: opts.time_limit,
         stop: opts.stop.clone(),
     };
-    let found = networks_within(table, threshold(opt, opts), &limits)?;
-    Ok(("enumeration", None, opt, time_to_opt_s, found))
+    let gap = opts.epsilon + COLLECT_TOLERANCE;
+    let near = networks_near_optimum(table, gap, &limits)?.ok_or(CollectError::NoDag)?;
+    let time_to_opt_s = near.time_to_optimum.as_secs_f64();
+    Ok(("enumeration", None, near.optimum, time_to_opt_s, near.found))
 }
 
 /// OPT by the family ILP on `backend`, then its collecting search.

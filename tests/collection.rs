@@ -224,6 +224,29 @@ fn network_set(scores: &str, bf: &str, extra: &[&str]) -> (Vec<String>, serde_js
     (common::network_lines(&file), r)
 }
 
+/// `--method dp` on a table whose candidate graph keeps a part of more than 25
+/// variables (insurance, 27) is refused with the reason; by default the same table goes
+/// to the ILP.
+#[test]
+fn the_enumeration_refuses_a_part_beyond_its_size() {
+    let insurance = shipped_scores("insurance_1000.BDeu1.palim3.jkl");
+    fails_with(
+        &[
+            "learn",
+            &insurance,
+            "--collect",
+            "--bayes-factor",
+            "3",
+            "--method",
+            "dp",
+        ],
+        &[
+            "parts of at most 25 variables",
+            "collect on the family ILP instead",
+        ],
+    );
+}
+
 /// On 20 variables, SCIP's branch and cut and the cut loops of HiGHS and CBC collect the
 /// enumeration's networks; on 27, beyond the enumeration, SCIP collects by default and
 /// HiGHS collects the same networks.

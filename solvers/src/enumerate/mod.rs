@@ -4,10 +4,10 @@
 //! [`MAX_VARIABLES`] variables.
 //!
 //! A network is acyclic exactly when its restriction to every strongly connected part of
-//! the candidate graph is, and its score is a sum over the parts ([`parts`]). So each
+//! the candidate graph is, and its score is a sum over the parts (module `parts`). So each
 //! part is enumerated alone, by a depth-first search in canonical topological order
-//! bounded by the part's exact completion values ([`search`]), and the networks are the
-//! combinations of one piece per part that reach the threshold ([`combine`]). Each
+//! bounded by the part's exact completion values (module `search`), and the networks are the
+//! combinations of one piece per part that reach the threshold (module `combine`). Each
 //! network is built once, and its score summed in node order decides, as
 //! [`Dag::check`](bnsl_formulations::Dag::check) sums it.
 
@@ -66,16 +66,73 @@ pub fn networks_within(
     threshold: f64,
     limits: &EnumerationLimits,
 ) -> Result<Enumeration, PartTooLarge> {
-    let Some(parts) = split(table, threshold)? else {
-        return Ok(Enumeration {
+    Ok(match split(table, threshold)? {
+        Some(parts) => enumerate_parts(table, &parts, threshold, limits),
+        None => Enumeration {
             networks: Vec::new(),
             end: EnumerationEnd::Complete,
-        });
+        },
+    })
+}
+
+/// The optimum and the networks within a gap of it.
+#[derive(Clone, Debug)]
+pub struct NearOptimum {
+    /// The best score of a DAG of the table's candidates.
+    pub optimum: f64,
+    /// How long finding the optimum took.
+    pub time_to_optimum: Duration,
+    /// Every DAG scoring at least the optimum less the gap.
+    pub found: Enumeration,
+}
+
+/// Orders whose ASOBS networks give [`networks_near_optimum`] its first threshold.
+const LOWER_BOUND_ORDERS: u64 = 16;
+
+/// The optimum of `table` and every network scoring at least the optimum less `gap`,
+/// within `limits`, from one split: the best ASOBS network of a few random orders
+/// scores `L` ≤ OPT, so the candidates that no network scoring `L − gap` uses can go;
+/// the optimum is the sum of the parts' optima, and the parts are enumerated down to
+/// OPT − gap. `None` when no DAG is made of the candidates.
+pub fn networks_near_optimum(
+    table: &ScoreTable,
+    gap: f64,
+    limits: &EnumerationLimits,
+) -> Result<Option<NearOptimum>, PartTooLarge> {
+    let start = Instant::now();
+    let lower = (0..LOWER_BOUND_ORDERS)
+        .filter_map(|i| asobs_network(table, &sample_order(table.n(), 0, i)))
+        .map(|network| network.score)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let Some(parts) = split(table, lower - gap)? else {
+        return Ok(None);
     };
+    let optimum: f64 = parts.iter().map(Part::optimum).sum();
+    let time_to_optimum = start.elapsed();
+    let limits = EnumerationLimits {
+        time_limit: limits.time_limit.map(|t| t.saturating_sub(time_to_optimum)),
+        ..limits.clone()
+    };
+    let found = enumerate_parts(table, &parts, optimum - gap, &limits);
+    Ok(Some(NearOptimum {
+        optimum,
+        time_to_optimum,
+        found,
+    }))
+}
+
+/// The networks of `parts` (split for a threshold at most `threshold`) scoring at least
+/// `threshold`, within `limits`.
+fn enumerate_parts(
+    table: &ScoreTable,
+    parts: &[Part],
+    threshold: f64,
+    limits: &EnumerationLimits,
+) -> Enumeration {
     let deadline = limits.time_limit.map(|t| Instant::now() + t);
     let budget = Budget::new(deadline, &limits.stop);
     let max_networks = limits.max_networks.unwrap_or(usize::MAX);
-    let (lists, end) = pieces_of(&parts, threshold, max_networks, &budget);
+    let (lists, end) = pieces_of(parts, threshold, max_networks, &budget);
     // Once stopped, the pieces found are still combined, within the network limit.
     let combine_budget = match end {
         EnumerationEnd::Stopped => Budget::unlimited(),
@@ -83,7 +140,7 @@ pub fn networks_within(
     };
     let (networks, combined_end) = combine::networks(
         table,
-        &parts,
+        parts,
         lists,
         threshold,
         max_networks,
@@ -94,7 +151,7 @@ pub fn networks_within(
         (EnumerationEnd::Complete, EnumerationEnd::Complete) => EnumerationEnd::Complete,
         _ => EnumerationEnd::NetworkLimit,
     };
-    Ok(Enumeration { networks, end })
+    Enumeration { networks, end }
 }
 
 /// The pieces of every part that can be in a network scoring at least `threshold`, and
@@ -131,21 +188,6 @@ fn pieces_of(
         })
         .collect();
     (lists, end)
-}
-
-/// Orders whose ASOBS networks give [`optimum`] its starting lower bound.
-const LOWER_BOUND_ORDERS: u64 = 16;
-
-/// The best score of a DAG of `table`'s candidates, part by part: the candidates that no
-/// network as good as the best ASOBS network of a few random orders uses are dropped,
-/// and the parts left are solved by their completion values. `None` when no DAG is made
-/// of the candidates.
-pub fn optimum(table: &ScoreTable) -> Result<Option<f64>, PartTooLarge> {
-    let lower = (0..LOWER_BOUND_ORDERS)
-        .filter_map(|i| asobs_network(table, &sample_order(table.n(), 0, i)))
-        .map(|network| network.score)
-        .fold(f64::NEG_INFINITY, f64::max);
-    Ok(split(table, lower)?.map(|parts| parts.iter().map(Part::optimum).sum()))
 }
 
 #[cfg(test)]
@@ -202,9 +244,13 @@ mod tests {
         })
     }
 
-    /// Checks the enumeration at `threshold` against the filtered product, set for set.
-    fn check_against_product(table: &ScoreTable, threshold: f64) -> Result<(), TestCaseError> {
-        let found = networks_within(table, threshold, &EnumerationLimits::default()).unwrap();
+    /// Checks `found`, an enumeration at `threshold`, against the filtered product, set
+    /// for set.
+    fn check_against_product(
+        table: &ScoreTable,
+        found: &Enumeration,
+        threshold: f64,
+    ) -> Result<(), TestCaseError> {
         prop_assert_eq!(found.end, EnumerationEnd::Complete);
         let mut got: Vec<(Vec<VarSet>, f64)> = found
             .networks
@@ -221,14 +267,26 @@ mod tests {
         Ok(())
     }
 
+    /// The enumeration at `threshold` against the filtered product.
+    fn check_within(table: &ScoreTable, threshold: f64) -> Result<(), TestCaseError> {
+        let found = networks_within(table, threshold, &EnumerationLimits::default()).unwrap();
+        check_against_product(table, &found, threshold)
+    }
+
     proptest! {
         /// On tables whose candidate graph has several parts, the enumeration still
-        /// equals the filtered product, and the optimum by parts is the DP's.
+        /// equals the filtered product, and so does the collection near the optimum,
+        /// whose optimum by parts is the DP's.
         #[test]
         fn parts_combine_into_the_filtered_product(table in arb_sparse_table(7), slack in 0u32..40) {
             let opt = solve_dp(&table, &DpOptions::default()).unwrap();
-            prop_assert!((optimum(&table).unwrap().unwrap() - opt.score).abs() < 1e-9);
-            check_against_product(&table, opt.score - f64::from(slack) / 4.0)?;
+            let gap = f64::from(slack) / 4.0;
+            check_within(&table, opt.score - gap)?;
+            let near = networks_near_optimum(&table, gap, &EnumerationLimits::default())
+                .unwrap()
+                .unwrap();
+            prop_assert!((near.optimum - opt.score).abs() < 1e-9);
+            check_against_product(&table, &near.found, near.optimum - gap)?;
         }
 
         /// The enumeration equals the filtered product of the candidate lists, set for
@@ -237,7 +295,7 @@ mod tests {
         #[test]
         fn equals_the_filtered_product(table in arb_table(5), slack in 0u32..40) {
             let opt = solve_dp(&table, &DpOptions::default()).unwrap();
-            check_against_product(&table, opt.score - f64::from(slack) / 4.0)?;
+            check_within(&table, opt.score - f64::from(slack) / 4.0)?;
             let optimal = networks_within(&table, opt.score, &EnumerationLimits::default()).unwrap();
             prop_assert!(!optimal.networks.is_empty());
             prop_assert!(optimal.networks.iter().all(|(_, s)| *s == opt.score));
@@ -276,16 +334,18 @@ mod tests {
     #[test]
     fn more_variables_than_one_part_may_have_in_small_parts() {
         let table = pairs_table();
-        let opt = optimum(&table).unwrap().unwrap();
-        assert_eq!(opt, -285.0);
-        let count = |loss: f64| {
-            let found = networks_within(&table, opt - loss, &EnumerationLimits::default()).unwrap();
-            assert_eq!(found.end, EnumerationEnd::Complete);
-            assert!(found
+        let count = |gap: f64| {
+            let near = networks_near_optimum(&table, gap, &EnumerationLimits::default())
+                .unwrap()
+                .unwrap();
+            assert_eq!(near.optimum, -285.0);
+            assert_eq!(near.found.end, EnumerationEnd::Complete);
+            assert!(near
+                .found
                 .networks
                 .iter()
-                .all(|(d, s)| d.check(&table).unwrap() == *s && *s >= opt - loss));
-            found.networks.len()
+                .all(|(d, s)| d.check(&table).unwrap() == *s && *s >= -285.0 - gap));
+            near.found.networks.len()
         };
         // Losses per pair: 0 (first takes the second), 0.5 (the other way), 1 (no arc).
         assert_eq!(count(0.0), 1);
@@ -306,7 +366,8 @@ mod tests {
         assert_eq!(err, PartTooLarge(n));
         // The optimum leaves one node of the cycle without its parent: every candidate
         // stays, and so does the part.
-        assert_eq!(optimum(&table).unwrap_err(), PartTooLarge(n));
+        let near = networks_near_optimum(&table, 0.0, &EnumerationLimits::default());
+        assert_eq!(near.unwrap_err(), PartTooLarge(n));
     }
 
     #[test]

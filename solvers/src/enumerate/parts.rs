@@ -18,6 +18,8 @@
 
 use super::MAX_VARIABLES;
 use bnsl_formulations::ScoreTable;
+use std::collections::HashMap;
+use std::rc::Rc;
 
 /// One candidate of a node of a part.
 #[derive(Clone, Copy, Debug)]
@@ -38,8 +40,9 @@ pub(super) struct Part {
     /// Per local node, its candidates kept, best first.
     pub(super) candidates: Vec<Vec<PartCandidate>>,
     /// `completion[R]`: the best score the nodes of `R` (a local mask) can add when the
-    /// part's other nodes are placed before them; `completion[all]` is the part's optimum.
-    pub(super) completion: Vec<f64>,
+    /// part's other nodes are placed before them; `completion[all]` is the part's
+    /// optimum. Empty for a part of more than [`MAX_VARIABLES`] nodes.
+    pub(super) completion: Rc<[f64]>,
 }
 
 impl Part {
@@ -66,33 +69,37 @@ pub(super) fn slack(threshold: f64) -> f64 {
 
 /// The parts of `table`'s candidate graph once the candidates no network scoring at
 /// least `threshold` uses are dropped (module doc), ordered by their smallest node;
-/// `None` when no network reaches `threshold`.
+/// `None` when no network reaches `threshold`. The rule runs first with every part
+/// bounded by the sum of its nodes' best candidates, then with the parts' optima, each
+/// part's completion values computed once for its nodes and candidates.
 pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Part>>, PartTooLarge> {
     let n = table.n();
     let mut kept: Vec<Vec<usize>> = (0..n)
         .map(|v| (0..table.candidates(v).len()).collect())
         .collect();
     let floor = threshold - slack(threshold);
+    let mut completions: Option<Completions> = None;
     loop {
         let groups = strongly_connected(n, &arcs(table, &kept));
-        let parts: Vec<Part> = groups.iter().map(|g| part(table, g, &kept)).collect();
+        let parts: Vec<Part> = groups
+            .iter()
+            .map(|g| part(table, g, &kept, completions.as_mut()))
+            .collect();
+        if let Some(known) = completions.as_mut() {
+            // Keep only the tables of this round's parts: a part that lost candidates
+            // will not come back.
+            known.retain(|_, values| Rc::strong_count(values) > 1);
+        }
         let bounds: Vec<f64> = parts.iter().map(part_bound).collect();
         let total: f64 = bounds.iter().sum();
         if total < floor || total == f64::NEG_INFINITY {
             return Ok(None);
         }
-        let mut dropped = false;
-        for (p, bound) in parts.iter().zip(&bounds) {
-            let others = total - bound;
-            let bests: f64 = p.candidates.iter().map(|c| c[0].score).sum();
-            for (local, &v) in p.nodes.iter().enumerate() {
-                let rest = others + bests - p.candidates[local][0].score;
-                let before = kept[v].len();
-                kept[v].retain(|&i| table.candidates(v)[i].score + rest >= floor);
-                dropped |= kept[v].len() < before;
+        if !drop_unusable(table, &parts, &bounds, floor, &mut kept) {
+            if completions.is_none() {
+                completions = Some(Completions::default());
+                continue;
             }
-        }
-        if !dropped {
             return match parts.iter().map(|p| p.nodes.len()).max() {
                 Some(size) if size > MAX_VARIABLES => Err(PartTooLarge(size)),
                 _ => Ok(Some(parts)),
@@ -100,6 +107,33 @@ pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Par
         }
     }
 }
+
+/// Drops from `kept` the candidates that no network reaching `floor` can use, given
+/// the parts' `bounds` (module doc); whether any was dropped.
+fn drop_unusable(
+    table: &ScoreTable,
+    parts: &[Part],
+    bounds: &[f64],
+    floor: f64,
+    kept: &mut [Vec<usize>],
+) -> bool {
+    let total: f64 = bounds.iter().sum();
+    let mut dropped = false;
+    for (p, bound) in parts.iter().zip(bounds) {
+        let others = total - bound;
+        let bests: f64 = p.candidates.iter().map(|c| c[0].score).sum();
+        for (local, &v) in p.nodes.iter().enumerate() {
+            let rest = others + bests - p.candidates[local][0].score;
+            let before = kept[v].len();
+            kept[v].retain(|&i| table.candidates(v)[i].score + rest >= floor);
+            dropped |= kept[v].len() < before;
+        }
+    }
+    dropped
+}
+
+/// Completion values already computed, by a part's nodes and their candidates kept.
+type Completions = HashMap<(Vec<usize>, Vec<Vec<usize>>), Rc<[f64]>>;
 
 /// The best score `part` can reach: its optimum when it is small enough for the
 /// completion values, else the sum of its nodes' best candidates.
@@ -128,9 +162,15 @@ fn arcs(table: &ScoreTable, kept: &[Vec<usize>]) -> Vec<Vec<usize>> {
     arcs
 }
 
-/// The part of the nodes `group` (increasing) with their kept candidates, and its
-/// completion values when it has at most [`MAX_VARIABLES`] nodes.
-fn part(table: &ScoreTable, group: &[usize], kept: &[Vec<usize>]) -> Part {
+/// The part of the nodes `group` (increasing) with their kept candidates, and, given
+/// `completions`, its completion values when it has at most [`MAX_VARIABLES`] nodes
+/// (taken from `completions` when computed before).
+fn part(
+    table: &ScoreTable,
+    group: &[usize],
+    kept: &[Vec<usize>],
+    completions: Option<&mut Completions>,
+) -> Part {
     let local_bit = |u: usize| group.binary_search(&u).map_or(0, |k| 1u32 << k);
     let candidates: Vec<Vec<PartCandidate>> = group
         .iter()
@@ -148,10 +188,18 @@ fn part(table: &ScoreTable, group: &[usize], kept: &[Vec<usize>]) -> Part {
                 .collect()
         })
         .collect();
-    let completion = if group.len() <= MAX_VARIABLES {
-        completion_values(&candidates)
-    } else {
-        Vec::new()
+    let completion = match completions {
+        Some(known) if group.len() <= MAX_VARIABLES => {
+            let key = (
+                group.to_vec(),
+                group.iter().map(|&v| kept[v].clone()).collect(),
+            );
+            known
+                .entry(key)
+                .or_insert_with(|| completion_values(&candidates).into())
+                .clone()
+        }
+        _ => Rc::from([]),
     };
     Part {
         nodes: group.to_vec(),
