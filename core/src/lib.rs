@@ -14,6 +14,7 @@ pub mod fio;
 pub mod input;
 pub mod machine;
 pub mod score_table;
+pub mod strong_components;
 pub mod structural;
 pub mod treewidth;
 pub mod varset;

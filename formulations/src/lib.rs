@@ -14,7 +14,9 @@ pub mod maxsat;
 pub mod milp;
 pub mod ordering;
 
-pub use bnsl_core::{dag, equivalence, machine, score_table, structural, treewidth, varset};
+pub use bnsl_core::{
+    dag, equivalence, machine, score_table, strong_components, structural, treewidth, varset,
+};
 pub use bnsl_core::{
     Candidate, Dag, DagError, Infeasibility, ScoreTable, ScoreTableError, StructuralConstraints,
     VarSet,

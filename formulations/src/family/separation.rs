@@ -139,63 +139,15 @@ pub fn separate_heuristically(
         .collect()
 }
 
-/// The node sets of the non-trivial strongly connected components of the support graph
-/// (Tarjan's algorithm, iterative).
+/// The node sets of the non-trivial strongly connected components of the support graph.
 pub fn strongly_connected_components(support: &Support) -> Vec<VarSet> {
     let n = support.n();
     let succ: Vec<Vec<usize>> = (0..n).map(|u| support.successors(u).collect()).collect();
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut next_index = 0;
-    let mut components = Vec::new();
-    for root in 0..n {
-        if index[root] != usize::MAX {
-            continue;
-        }
-        // (node, position of the next successor to visit)
-        let mut work = vec![(root, 0usize)];
-        index[root] = next_index;
-        low[root] = next_index;
-        next_index += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (u, ref mut pos)) = work.last_mut() {
-            if let Some(&w) = succ[u].get(*pos) {
-                *pos += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next_index;
-                    low[w] = next_index;
-                    next_index += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    work.push((w, 0));
-                } else if on_stack[w] {
-                    low[u] = low[u].min(index[w]);
-                }
-                continue;
-            }
-            work.pop();
-            if let Some(&(parent, _)) = work.last() {
-                low[parent] = low[parent].min(low[u]);
-            }
-            if low[u] == index[u] {
-                let mut component = VarSet::empty(n);
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    component.insert(w);
-                    if w == u {
-                        break;
-                    }
-                }
-                if component.len() > 1 {
-                    components.push(component);
-                }
-            }
-        }
-    }
-    components
+    bnsl_core::strong_components::strongly_connected_components(&succ)
+        .into_iter()
+        .filter(|component| component.len() > 1)
+        .map(|component| VarSet::from_members(n, component))
+        .collect()
 }
 
 /// For every node s, the cycle through s that minimises `Σ (1 − w)` over its arcs, when

@@ -17,6 +17,7 @@
 //! until nothing more is dropped.
 
 use super::MAX_VARIABLES;
+use bnsl_formulations::strong_components::strongly_connected_components;
 use bnsl_formulations::ScoreTable;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -80,7 +81,7 @@ pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Par
     let floor = threshold - slack(threshold);
     let mut completions: Option<Completions> = None;
     loop {
-        let groups = strongly_connected(n, &arcs(table, &kept));
+        let groups = strongly_connected(&arcs(table, &kept));
         let parts: Vec<Part> = groups
             .iter()
             .map(|g| part(table, g, &kept, completions.as_mut()))
@@ -244,59 +245,12 @@ pub(super) fn members(mask: u32) -> impl Iterator<Item = usize> {
     (0..32).filter(move |&v| mask >> v & 1 == 1)
 }
 
-/// The strongly connected components of the graph `arcs` (Tarjan's algorithm, without
-/// recursion), each as its nodes in increasing order, ordered by smallest node.
-fn strongly_connected(n: usize, arcs: &[Vec<usize>]) -> Vec<Vec<usize>> {
-    const UNSEEN: usize = usize::MAX;
-    let mut index = vec![UNSEEN; n];
-    let mut low = vec![0; n];
-    let mut on_stack = vec![false; n];
-    let mut stack = Vec::new();
-    let mut groups = Vec::new();
-    let mut next = 0;
-    for root in 0..n {
-        if index[root] != UNSEEN {
-            continue;
-        }
-        // Each frame: a node and how many of its arcs it has followed.
-        let mut frames = vec![(root, 0)];
-        index[root] = next;
-        low[root] = next;
-        next += 1;
-        stack.push(root);
-        on_stack[root] = true;
-        while let Some(&mut (v, ref mut followed)) = frames.last_mut() {
-            if let Some(&w) = arcs[v].get(*followed) {
-                *followed += 1;
-                if index[w] == UNSEEN {
-                    index[w] = next;
-                    low[w] = next;
-                    next += 1;
-                    stack.push(w);
-                    on_stack[w] = true;
-                    frames.push((w, 0));
-                } else if on_stack[w] {
-                    low[v] = low[v].min(index[w]);
-                }
-                continue;
-            }
-            frames.pop();
-            if let Some(&(parent, _)) = frames.last() {
-                low[parent] = low[parent].min(low[v]);
-            }
-            if low[v] == index[v] {
-                let mut group = Vec::new();
-                while let Some(w) = stack.pop() {
-                    on_stack[w] = false;
-                    group.push(w);
-                    if w == v {
-                        break;
-                    }
-                }
-                group.sort_unstable();
-                groups.push(group);
-            }
-        }
+/// The strongly connected components of the graph `arcs`, each as its nodes in
+/// increasing order, ordered by smallest node.
+fn strongly_connected(arcs: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut groups = strongly_connected_components(arcs);
+    for group in &mut groups {
+        group.sort_unstable();
     }
     groups.sort_unstable_by_key(|g| g[0]);
     groups
@@ -311,7 +265,7 @@ mod tests {
         // 0 → 1 → 2 → 0, 2 → 3, 3 → 4 → 3, 5 alone.
         let arcs = vec![vec![1], vec![2], vec![0, 3], vec![4], vec![3], vec![]];
         assert_eq!(
-            strongly_connected(6, &arcs),
+            strongly_connected(&arcs),
             vec![vec![0, 1, 2], vec![3, 4], vec![5]]
         );
     }
