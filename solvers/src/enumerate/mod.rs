@@ -20,7 +20,7 @@ use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
 pub use parts::PartTooLarge;
 use parts::{slack, split, Part};
-use search::pieces_within;
+use search::{pieces_within, PieceLimit};
 use std::time::{Duration, Instant};
 
 /// The most variables a part of the candidate graph may have: its completion values
@@ -173,8 +173,20 @@ fn pieces_of(
         .map(|(part, optimum)| {
             let part_floor = floor - (total - optimum);
             let found = match end {
-                EnumerationEnd::Stopped => pieces_within(part, part_floor, 1, &Budget::unlimited()),
-                _ => pieces_within(part, part_floor, max_pieces, budget),
+                EnumerationEnd::Stopped => {
+                    let best_only = PieceLimit {
+                        count: 1,
+                        scoring_at_least: f64::NEG_INFINITY,
+                    };
+                    pieces_within(part, part_floor, best_only, &Budget::unlimited())
+                }
+                _ => {
+                    let limit = PieceLimit {
+                        count: max_pieces,
+                        scoring_at_least: threshold - (total - optimum),
+                    };
+                    pieces_within(part, part_floor, limit, budget)
+                }
             };
             match found {
                 Ok(pieces) => pieces,

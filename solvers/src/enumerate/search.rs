@@ -5,7 +5,8 @@
 //! nodes already placed (its parents outside the part are free). Each choice is built
 //! once, in its canonical order: the order that always places the smallest node whose
 //! parents are all placed. So a node `w` passed over for a larger one must later take a
-//! parent placed after that moment. The search is bounded by the part's completion
+//! parent placed after that moment, and a node none of whose candidates has a parent
+//! left to place is never passed over. The search is bounded by the part's completion
 //! values: a partial choice is extended only while its score plus `H` of the nodes left
 //! reaches the threshold.
 
@@ -26,22 +27,37 @@ pub(super) struct Piece {
 /// Nodes placed between two looks at the clock.
 const STEPS_PER_CLOCK_CHECK: u64 = 4096;
 
-/// Every piece of `part` scoring at least `threshold`, at most `max_pieces` of them;
-/// `Err` with what was found when a limit ends the search.
+/// When a part's search stops: once it has found `count` pieces scoring at least
+/// `scoring_at_least` (those below can only make networks that miss the threshold by
+/// rounding, and do not count).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PieceLimit {
+    pub(super) count: usize,
+    pub(super) scoring_at_least: f64,
+}
+
+/// Every piece of `part` scoring at least `threshold`, within `limit`; `Err` with what
+/// was found when a limit ends the search.
 pub(super) fn pieces_within(
     part: &Part,
     threshold: f64,
-    max_pieces: usize,
+    limit: PieceLimit,
     budget: &Budget,
 ) -> Result<Vec<Piece>, (Vec<Piece>, EnumerationEnd)> {
     let n = part.nodes.len();
     let mut search = Search {
         part,
+        parents_anywhere: part
+            .candidates
+            .iter()
+            .map(|list| list.iter().fold(0, |union, c| union | c.mask))
+            .collect(),
         threshold,
         choice: vec![0; n],
         passed_at: vec![None; n],
         budget,
-        max_pieces,
+        limit,
+        counted: 0,
         steps: 0,
         out: Vec::new(),
     };
@@ -54,6 +70,9 @@ pub(super) fn pieces_within(
 /// The state of the depth-first search.
 struct Search<'a> {
     part: &'a Part,
+    /// Per node, the union of its candidates' parents in the part: once those are all
+    /// placed, the node must be placed before any larger one.
+    parents_anywhere: Vec<u32>,
     threshold: f64,
     /// The position in its part's list of the candidate of each placed node.
     choice: Vec<usize>,
@@ -62,7 +81,9 @@ struct Search<'a> {
     /// have placed it then.
     passed_at: Vec<Option<u32>>,
     budget: &'a Budget<'a>,
-    max_pieces: usize,
+    limit: PieceLimit,
+    /// Pieces found that count toward the limit.
+    counted: usize,
     steps: u64,
     out: Vec<Piece>,
 }
@@ -106,6 +127,11 @@ impl Search<'_> {
             for &(w, before) in passed.iter().flatten() {
                 self.passed_at[w] = before;
             }
+            if self.parents_anywhere[v] & !placed == 0 {
+                // Every candidate of v lies inside the placed nodes: placing a larger
+                // node now would pass over v for good.
+                break;
+            }
         }
         Ok(())
     }
@@ -122,8 +148,11 @@ impl Search<'_> {
             (choice, score + c.score)
         });
         self.out.push(Piece { choice, score });
-        if self.out.len() >= self.max_pieces {
-            return Err(EnumerationEnd::NetworkLimit);
+        if score >= self.limit.scoring_at_least {
+            self.counted += 1;
+            if self.counted >= self.limit.count {
+                return Err(EnumerationEnd::NetworkLimit);
+            }
         }
         Ok(())
     }
