@@ -238,9 +238,14 @@ pub fn collect(
     })
 }
 
+/// How far below OPT a collected network may score: ε and the tolerance.
+fn gap(opts: &CollectOptions) -> f64 {
+    opts.epsilon + COLLECT_TOLERANCE
+}
+
 /// The collection threshold for `opt`.
 fn threshold(opt: f64, opts: &CollectOptions) -> f64 {
-    opt - opts.epsilon - COLLECT_TOLERANCE
+    opt - gap(opts)
 }
 
 /// What an engine found: its kind, its back-end, OPT, the seconds to OPT, the networks.
@@ -254,8 +259,7 @@ fn enumerate(table: &ScoreTable, opts: &CollectOptions) -> Result<EngineRun, Col
         time_limit: opts.time_limit,
         stop: opts.stop.clone(),
     };
-    let gap = opts.epsilon + COLLECT_TOLERANCE;
-    let near = networks_near_optimum(table, gap, &limits)?.ok_or(CollectError::NoDag)?;
+    let near = networks_near_optimum(table, gap(opts), &limits)?.ok_or(CollectError::NoDag)?;
     let time_to_opt_s = near.time_to_optimum.as_secs_f64();
     Ok(("enumeration", None, near.optimum, time_to_opt_s, near.found))
 }

@@ -148,8 +148,8 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
 
 /// The collecting search the flags ask for: `--method dp` the enumeration, `--method
 /// ilp` (or an ILP flag such as `--backend`) the family ILP, neither the enumeration
-/// where its parts are small enough and the ILP otherwise. Flags that do not apply to the chosen search are
-/// refused.
+/// where its parts are small enough and the ILP otherwise. Flags that do not apply to
+/// the chosen search are refused.
 fn engine(args: &Args) -> anyhow::Result<CollectEngine> {
     let ilp_flags = !args.ilp.given_flags().is_empty();
     let method = match args.method {

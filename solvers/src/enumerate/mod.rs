@@ -15,7 +15,7 @@ mod combine;
 mod parts;
 mod search;
 
-use crate::heuristics::{asobs_network, sample_order, Budget};
+use crate::heuristics::{asobs_search, AsobsOptions, Budget, LocalSearch};
 use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
 pub use parts::PartTooLarge;
@@ -100,10 +100,15 @@ pub fn networks_near_optimum(
     limits: &EnumerationLimits,
 ) -> Result<Option<NearOptimum>, PartTooLarge> {
     let start = Instant::now();
-    let lower = (0..LOWER_BOUND_ORDERS)
-        .filter_map(|i| asobs_network(table, &sample_order(table.n(), 0, i)))
-        .map(|network| network.score)
-        .fold(f64::NEG_INFINITY, f64::max);
+    let orders = AsobsOptions {
+        time_limit: None,
+        max_restarts: Some(LOWER_BOUND_ORDERS),
+        seed: 0,
+        local_search: LocalSearch::None,
+        stop: limits.stop.clone(),
+        ..AsobsOptions::default()
+    };
+    let lower = asobs_search(table, &orders).map_or(f64::NEG_INFINITY, |best| best.score);
     let Some(parts) = split(table, lower - gap)? else {
         return Ok(None);
     };

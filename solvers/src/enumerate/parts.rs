@@ -51,6 +51,12 @@ impl Part {
     pub(super) fn optimum(&self) -> f64 {
         self.completion[full_mask(self.nodes.len()) as usize]
     }
+
+    /// The sum of its nodes' best candidates, a bound on its optimum that ignores
+    /// acyclicity.
+    fn best_sum(&self) -> f64 {
+        self.candidates.iter().map(|c| c[0].score).sum()
+    }
 }
 
 /// A strongly connected part of the candidate graph is too large to enumerate.
@@ -122,7 +128,7 @@ fn drop_unusable(
     let mut dropped = false;
     for (p, bound) in parts.iter().zip(bounds) {
         let others = total - bound;
-        let bests: f64 = p.candidates.iter().map(|c| c[0].score).sum();
+        let bests = p.best_sum();
         for (local, &v) in p.nodes.iter().enumerate() {
             let rest = others + bests - p.candidates[local][0].score;
             let before = kept[v].len();
@@ -140,7 +146,7 @@ type Completions = HashMap<(Vec<usize>, Vec<Vec<usize>>), Rc<[f64]>>;
 /// completion values, else the sum of its nodes' best candidates.
 fn part_bound(part: &Part) -> f64 {
     if part.completion.is_empty() {
-        part.candidates.iter().map(|c| c[0].score).sum()
+        part.best_sum()
     } else {
         part.optimum()
     }
