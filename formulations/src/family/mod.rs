@@ -13,6 +13,7 @@
 //! There are exponentially many clusters, so they are added as cutting planes
 //! ([`separation`]); [`FamilyIlp::model`] holds only the convexity rows.
 
+pub mod arrows;
 pub mod certificate;
 pub mod cluster;
 pub mod cluster_search;

@@ -5,6 +5,7 @@
 use super::ScipBcSettings;
 use crate::ilp::{IlpOptions, IlpProgress};
 use crate::milp::finite;
+use bnsl_formulations::family::arrows::ArrowLinks;
 use bnsl_formulations::family::k_cluster::KClusterCut;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, VarSet};
 use russcip::ffi;
@@ -16,6 +17,13 @@ use std::rc::Rc;
 /// The engine state, shared by the constraint handler, separator, heuristic and event
 /// handler of one solve.
 pub(super) type Shared = Rc<RefCell<Engine>>;
+
+/// The arrow and adjacency variables of a problem, when it has them: what they link,
+/// and their original SCIP variables, arrows then adjacencies.
+pub(super) type LinkPointers = Option<(ArrowLinks, Vec<*mut ffi::SCIP_VAR>)>;
+
+/// A solution as SCIP variables and their values, in the same order.
+pub(super) type SolutionValues = (Vec<*mut ffi::SCIP_VAR>, Vec<f64>);
 
 /// A SCIP call failed inside a callback; the code is handed back to SCIP.
 #[derive(Debug)]
@@ -39,6 +47,9 @@ pub(super) struct Engine {
     pub original: Vec<*mut ffi::SCIP_VAR>,
     /// The transformed variables (filled on first use in the solving stage).
     transformed: Vec<*mut ffi::SCIP_VAR>,
+    /// The arrow and adjacency variables, when the problem has them
+    /// ([`ScipBcSettings::arrow_branching`]).
+    links: LinkPointers,
     /// The clusters whose constraint was added.
     pub clusters: FxHashSet<VarSet>,
     /// The node sets and k of the k-cluster constraints added.
@@ -69,6 +80,7 @@ impl Engine {
     pub(super) unsafe fn new(
         ilp: &FamilyIlp<'_>,
         original: Vec<*mut ffi::SCIP_VAR>,
+        links: LinkPointers,
         options: &IlpOptions,
         settings: &ScipBcSettings,
         progress: &dyn Fn(&IlpProgress),
@@ -80,6 +92,7 @@ impl Engine {
             ilp,
             original,
             transformed: Vec::new(),
+            links,
             clusters: FxHashSet::default(),
             k_clusters: FxHashSet::default(),
             options: options.clone(),
@@ -108,6 +121,30 @@ impl Engine {
             self.transformed = all;
         }
         Ok(&mut self.transformed)
+    }
+
+    /// The transformed variables of `dag`'s solution and their values: the family
+    /// columns, then the arrow and adjacency variables when there are any; `None` when a
+    /// parent set of `dag` is not a candidate.
+    pub(super) fn solution_of(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        dag: &Dag,
+    ) -> Result<Option<SolutionValues>, ScipCallFailed> {
+        let Some(mut values) = self.ilp.values_of(dag) else {
+            return Ok(None);
+        };
+        let mut vars = self.transformed(scip)?.to_vec();
+        if let Some((links, original)) = &self.links {
+            values.extend(links.values_of(dag));
+            for &var in original {
+                let mut t = std::ptr::null_mut();
+                // SAFETY: `var` is a live original variable of `scip`.
+                check(unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) })?;
+                vars.push(t);
+            }
+        }
+        Ok(Some((vars, values)))
     }
 
     /// The column values of `sol` (null: the current LP or pseudo solution).

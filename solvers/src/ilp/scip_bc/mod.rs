@@ -17,24 +17,27 @@
 //! `collector` added and the threshold as SCIP's objective limit.
 
 mod acyclic;
+mod arrows;
 mod collector;
 mod engine;
 mod handler;
 mod params;
 mod plugins;
 mod propagator;
+mod separator;
 mod sub_scip;
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found};
 use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
+use bnsl_formulations::family::arrows::ArrowLinks;
 use bnsl_formulations::family::set_packing::set_packing_rows;
 use bnsl_formulations::milp::SideConstraints;
 use bnsl_formulations::{Dag, FamilyIlp};
 use collector::Collector;
 use engine::{Engine, ScipCallFailed};
-use plugins::{ClusterSeparator, ProgressEvents, SinkHeuristic, StartHeuristic};
+use plugins::{ProgressEvents, SinkHeuristic, StartHeuristic};
 use russcip::prelude::*;
 use russcip::{ffi, ProblemCreated, Solved, Variable};
 use std::cell::RefCell;
@@ -102,6 +105,12 @@ pub struct ScipBcSettings {
     /// branching; a root that never ends would never take a start held back for the
     /// first node below it. Measured in README, "Benchmark notes behind design choices".
     pub large_table_columns: usize,
+    /// Whether the problem holds GOBNILP's arrow and adjacency variables, linked to the
+    /// family columns ([`ArrowLinks`]), and SCIP branches on them first. Off by
+    /// default: with them SCIP needed fewer nodes on some files but took longer on
+    /// most (the linking rows make the root and strong branching dearer; figures in
+    /// README, the row of `bnsl/arrow_branching` under "Exact ILP").
+    pub arrow_branching: bool,
     /// The largest k of the k-cluster cuts separated at the root
     /// (`bnsl_formulations::family::k_cluster`); below 2: none.
     pub k_cluster_max: usize,
@@ -126,6 +135,7 @@ impl Default for ScipBcSettings {
             scip_cuts: None,
             scip_heuristics: None,
             k_cluster_max: 0,
+            arrow_branching: false,
             large_table_columns: 10_000,
             params: Vec::new(),
         }
@@ -178,6 +188,9 @@ impl ScipBcSettings {
                 }
                 "bnsl/large_table_columns" => {
                     settings.large_table_columns = value.parse().map_err(|_| bad("int"))?
+                }
+                "bnsl/arrow_branching" => {
+                    settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
                 }
                 "bnsl/k_cluster_max" => {
                     settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
@@ -269,8 +282,15 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 /// them pay (the heuristics and aggregation shorten carpo500's tree). GOBNILP turns off
 /// the same ones (`BN_setParamaterDefaults`). (Figures: README, "Benchmark notes behind
 /// design choices".)
+///
+/// On: SCIP's close-cut separator at the root, separating a point between the LP
+/// optimum and the incumbent (GOBNILP's setting) with every separator, the cluster
+/// separator included (`separator`): those cuts raise the bound at the time limit
+/// (README, "Large candidate sets").
 const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
+    ("separating/closecuts/freq", "0"),
+    ("separating/closecuts/separelint", "false"),
     ("heuristics/shifting/freq", "-1"),
     ("heuristics/farkasdiving/freq", "-1"),
     ("heuristics/feaspump/freq", "-1"),
@@ -312,25 +332,27 @@ impl FamilyIlpSolver for ScipBranchAndCut {
     ) -> Result<IlpOutcome, SolverError> {
         options.limits.validate()?;
         let began = Instant::now();
-        let (scip, vars) = self.build(ilp, options)?;
+        let (scip, vars, links) = self.build(ilp, options)?;
         let original = vars.iter().map(Variable::inner).collect();
         // SAFETY: the engine lives in the plugins of `scip`, which is dropped (freeing
         // them) before this function returns; `ilp` and `progress` outlive it.
         let engine = Rc::new(RefCell::new(unsafe {
-            Engine::new(ilp, original, options, &self.settings, progress)
+            Engine::new(
+                ilp,
+                original,
+                inner(&links),
+                options,
+                &self.settings,
+                progress,
+            )
         }));
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
         if options.side.is_some() {
             // A DAG alone sets no side column: no start can be given.
         } else if self.settings.start_below_root && !self.is_large(ilp) {
             engine.borrow_mut().pending_start = options.start.clone();
-        } else if let Some(start) = options.start.as_ref().and_then(|dag| ilp.values_of(dag)) {
-            let sol = scip.create_orig_sol();
-            for (var, &value) in vars.iter().zip(&start) {
-                sol.set_val(var, value);
-            }
-            // A start that is not a DAG is simply not stored.
-            let _ = scip.add_sol(sol);
+        } else if let Some(dag) = &options.start {
+            add_start(&mut scip, ilp, &vars, &links, dag);
         }
         scip = self.set_params(scip, options, self.is_large(ilp))?;
         let solved = run(scip, options.limits.verbose)?;
@@ -344,7 +366,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             held_back,
         );
         outcome.cuts = engine.borrow().cut_count() as u64;
-        drop(vars);
+        drop((vars, links));
         drop(solved);
         outcome.time_s = began.elapsed().as_secs_f64();
         Ok(outcome)
@@ -370,11 +392,18 @@ impl ScipBranchAndCut {
     ) -> Result<Enumeration, SolverError> {
         let options = collection_options(&settings.ilp);
         options.limits.validate()?;
-        let (scip, vars) = self.build(ilp, &options)?;
+        let (scip, vars, links) = self.build(ilp, &options)?;
         let original = vars.iter().map(Variable::inner).collect();
         // SAFETY: as in `solve`; `ignore` is static.
         let engine = Rc::new(RefCell::new(unsafe {
-            Engine::new(ilp, original, &options, &self.settings, &ignore)
+            Engine::new(
+                ilp,
+                original,
+                inner(&links),
+                &options,
+                &self.settings,
+                &ignore,
+            )
         }));
         // SAFETY: the collector lives in the handler of `scip`, dropped before `progress`.
         let collector = Rc::new(RefCell::new(unsafe {
@@ -395,7 +424,7 @@ impl ScipBranchAndCut {
             }
             _ => EnumerationEnd::Stopped,
         };
-        drop(vars);
+        drop((vars, links));
         drop(solved);
         let collector = Rc::try_unwrap(collector)
             .map_err(|_| error("the collection handler outlived SCIP".into()))?
@@ -431,6 +460,41 @@ fn include_heuristics(scip: &mut Model<ProblemCreated>, engine: &engine::Shared,
         false,
         Box::new(StartHeuristic(engine.clone())),
     );
+}
+
+/// The arrow and adjacency variables of a problem, when it has them.
+type LinkVariables = Option<(ArrowLinks, Vec<Variable>)>;
+
+/// The links of `links` with their SCIP variables as raw pointers, for the engine.
+fn inner(links: &LinkVariables) -> engine::LinkPointers {
+    links
+        .as_ref()
+        .map(|(links, vars)| (links.clone(), vars.iter().map(Variable::inner).collect()))
+}
+
+/// Gives SCIP the start `dag` before the solve: its family columns and, when the
+/// problem has them, its arrows and adjacencies. A start that is not a DAG of
+/// candidates is simply not stored.
+fn add_start(
+    scip: &mut Model<ProblemCreated>,
+    ilp: &FamilyIlp<'_>,
+    vars: &[Variable],
+    links: &LinkVariables,
+    dag: &Dag,
+) {
+    let Some(values) = ilp.values_of(dag) else {
+        return;
+    };
+    let sol = scip.create_orig_sol();
+    for (var, &value) in vars.iter().zip(&values) {
+        sol.set_val(var, value);
+    }
+    if let Some((links, link_vars)) = links {
+        for (var, value) in link_vars.iter().zip(links.values_of(dag)) {
+            sol.set_val(var, value);
+        }
+    }
+    let _ = scip.add_sol(sol);
 }
 
 /// Adds the columns and rows of `side` to `scip`, after the family columns `vars`.
@@ -490,12 +554,13 @@ impl ScipBranchAndCut {
     }
 
     /// The SCIP problem: binaries with the local scores as objective (maximised) and a
-    /// set-partitioning row per node.
+    /// set-partitioning row per node; the set-packing rows and the arrow and adjacency
+    /// variables when the settings ask for them.
     fn build(
         &self,
         ilp: &FamilyIlp<'_>,
         options: &IlpOptions,
-    ) -> Result<(Model<ProblemCreated>, Vec<Variable>), SolverError> {
+    ) -> Result<(Model<ProblemCreated>, Vec<Variable>, LinkVariables), SolverError> {
         let scip =
             Model::try_new().map_err(|code| error(format!("could not create SCIP: {code:?}")))?;
         let scip = if options.limits.verbose {
@@ -539,7 +604,15 @@ impl ScipBranchAndCut {
                 }
             }
         }
-        Ok((scip, vars))
+        let links = if self.settings.arrow_branching {
+            let links = ArrowLinks::of(ilp);
+            let added = arrows::add(&mut scip, &vars, &links)
+                .map_err(failed("adding the arrow variables"))?;
+            Some((links, added))
+        } else {
+            None
+        };
+        Ok((scip, vars, links))
     }
 
     /// The engine's plugins; the DAG heuristics (sink, start) only when `heuristics`:
@@ -556,16 +629,8 @@ impl ScipBranchAndCut {
             propagator::include(scip.scip_ptr(), engine)
                 .map_err(failed("including the acyclicity propagator"))?;
         }
-        scip.include_separator(
-            "clusters",
-            "cluster cuts: heuristics and the exact sub-IP",
-            100_000,
-            1,
-            1.0,
-            false,
-            false,
-            Box::new(ClusterSeparator(engine.clone())),
-        );
+        separator::include(scip.scip_ptr(), engine)
+            .map_err(failed("including the cluster separator"))?;
         if heuristics {
             include_heuristics(&mut scip, engine, self.settings.heuristic_depth);
         }

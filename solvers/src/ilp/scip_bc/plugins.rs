@@ -1,5 +1,5 @@
-//! The russcip plugins of the branch-and-cut engine: the cluster-cut separator, the
-//! sink heuristic and the progress event handler.
+//! The plugins of the branch-and-cut engine: the cluster-cut separator (included by
+//! `separator`), the sink and start heuristics and the progress event handler.
 
 use super::engine::{check, Engine, ScipCallFailed, Shared};
 use super::sub_scip;
@@ -12,47 +12,41 @@ use bnsl_formulations::family::separation::{SeparationOptions, Support};
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp};
 use russcip::prelude::*;
 use russcip::{
-    ffi, Event, EventMask, Eventhdlr, HeurResult, HeurTiming, Heuristic, SCIPEventhdlr,
-    SCIPSeparator, SeparationResult, Separator, Solving,
+    ffi, Event, EventMask, Eventhdlr, HeurResult, HeurTiming, Heuristic, SCIPEventhdlr, Solving,
 };
 
-/// Separates cluster cuts from fractional LP solutions (Bartlett & Cussens 2017, §5),
-/// see [`find_cuts`].
+/// Separates cluster cuts from fractional LP solutions and other points (Bartlett &
+/// Cussens 2017, §5), see [`find_cuts`]; included by `separator`.
 pub(super) struct ClusterSeparator(pub Shared);
 
-impl Separator for ClusterSeparator {
-    fn execute_lp(&mut self, model: Model<Solving>, _sep: SCIPSeparator) -> SeparationResult {
-        let scip = model.scip_ptr();
-        match self.separate(scip) {
-            Ok(result) => result,
-            Err(_) => SeparationResult::DidNotRun,
-        }
-    }
-}
-
 impl ClusterSeparator {
-    fn separate(&self, scip: *mut ffi::SCIP) -> Result<SeparationResult, ScipCallFailed> {
+    /// Adds the cuts of `sol` (null: the LP solution); SCIP's separation result.
+    pub(super) fn separate(
+        &self,
+        scip: *mut ffi::SCIP,
+        sol: *mut ffi::SCIP_SOL,
+    ) -> Result<ffi::SCIP_RESULT, ScipCallFailed> {
         let mut engine = self.0.borrow_mut();
-        let values = engine.values(scip, std::ptr::null_mut())?;
+        let values = engine.values(scip, sol)?;
         // SAFETY: a query on the live instance in the solving stage.
         let depth = unsafe { ffi::SCIPgetDepth(scip) };
         let cuts = find_cuts(&engine, scip, &values, depth)?;
         let k_cuts = find_k_cluster_cuts(&engine, &values, &cuts, depth);
         engine.recycle(values);
         if cuts.is_empty() && k_cuts.is_empty() {
-            return Ok(SeparationResult::DidNotFind);
+            return Ok(ffi::SCIP_Result_SCIP_DIDNOTFIND);
         }
         for cut in &cuts {
             if engine.add_cut(scip, cut, false)? {
-                return Ok(SeparationResult::Cutoff);
+                return Ok(ffi::SCIP_Result_SCIP_CUTOFF);
             }
         }
         for cut in &k_cuts {
             if engine.add_k_cluster_cut(scip, cut)? {
-                return Ok(SeparationResult::Cutoff);
+                return Ok(ffi::SCIP_Result_SCIP_CUTOFF);
             }
         }
-        Ok(SeparationResult::Separated)
+        Ok(ffi::SCIP_Result_SCIP_SEPARATED)
     }
 }
 
@@ -258,11 +252,10 @@ fn solution_if_better(
     if finite(incumbent).is_some() && score <= incumbent + 1e-9 * incumbent.abs().max(1.0) {
         return Ok(None);
     }
-    let Some(mut chosen) = engine.ilp.values_of(dag) else {
+    let Some((mut vars, mut values)) = engine.solution_of(scip, dag)? else {
         return Ok(None);
     };
-    let vars = engine.transformed(scip)?;
-    let n = i32::try_from(chosen.len()).expect("column count fits in an int");
+    let n = i32::try_from(values.len()).expect("column count fits in an int");
     let mut sol = std::ptr::null_mut();
     // SAFETY: a new solution of the live instance, set on `n` variables.
     unsafe {
@@ -272,7 +265,7 @@ fn solution_if_better(
             sol,
             n,
             vars.as_mut_ptr(),
-            chosen.as_mut_ptr(),
+            values.as_mut_ptr(),
         ))?;
     }
     Ok(Some(sol))

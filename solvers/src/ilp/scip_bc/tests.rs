@@ -85,10 +85,12 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..4) {
+    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..4, arrows in any::<bool>()) {
         // Heuristic separation only; with the cluster search; with the sub-IP everywhere,
-        // branching by its default rule or by SCIP's own choice.
+        // branching by its default rule or by SCIP's own choice; with or without the
+        // arrow and adjacency variables.
         let settings = ScipBcSettings {
+            arrow_branching: arrows,
             search_budget: if mode == 1 { 1000 } else { 0 },
             sub_ip_depth: Some(if mode >= 2 { i32::MAX } else { -1 }),
             sub_ip_branching: if mode == 3 { "default" } else { "leastinf" }.to_string(),
@@ -124,8 +126,13 @@ proptest! {
         t in arb_table(),
         shift in 0usize..8,
         below_root in any::<bool>(),
+        arrows in any::<bool>(),
     ) {
-        let settings = ScipBcSettings { start_below_root: below_root, ..ScipBcSettings::default() };
+        let settings = ScipBcSettings {
+            start_below_root: below_root,
+            arrow_branching: arrows,
+            ..ScipBcSettings::default()
+        };
         let options = IlpOptions { start: Some(order_dag(&t, shift)), ..IlpOptions::default() };
         let outcome = solve(&t, settings, &options);
         assert_optimal(&t, &outcome);
@@ -139,10 +146,12 @@ proptest! {
         shift in 0usize..8,
         large in any::<bool>(),
         k_cluster_max in 0usize..4,
+        arrows in any::<bool>(),
     ) {
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             k_cluster_max,
+            arrow_branching: arrows,
             ..ScipBcSettings::default()
         };
         let options = IlpOptions { start: Some(order_dag(&t, shift)), ..IlpOptions::default() };
@@ -290,9 +299,11 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/removable_cuts", "false"),
         ("bnsl/set_packing_initial", "true"),
         ("bnsl/sub_ip_branching", "inference"),
+        ("bnsl/arrow_branching", "true"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
+    assert!(s.arrow_branching);
     assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);
