@@ -114,11 +114,12 @@ impl ArrowLinks {
             .iter()
             .map(|a| f64::from(u8::from(dag.parents(a.child).contains(a.parent))))
             .collect();
-        let adjacencies = self
+        let adjacencies: Vec<f64> = self
             .adjacencies
             .iter()
-            .map(|e| e.arrows.iter().map(|&a| arrows[a]).sum::<f64>());
-        let mut values = arrows.clone();
+            .map(|e| e.arrows.iter().map(|&a| arrows[a]).sum())
+            .collect();
+        let mut values = arrows;
         values.extend(adjacencies);
         values
     }

@@ -22,6 +22,20 @@ pub(super) type Shared = Rc<RefCell<Engine>>;
 /// and their original SCIP variables, arrows then adjacencies.
 pub(super) type LinkPointers = Option<(ArrowLinks, Vec<*mut ffi::SCIP_VAR>)>;
 
+/// The values of `dag`'s solution: its family columns, then, when `links` are given,
+/// its arrows and adjacencies; `None` when a parent set of `dag` is not a candidate.
+pub(super) fn dag_values(
+    ilp: &FamilyIlp<'_>,
+    links: Option<&ArrowLinks>,
+    dag: &Dag,
+) -> Option<Vec<f64>> {
+    let mut values = ilp.values_of(dag)?;
+    if let Some(links) = links {
+        values.extend(links.values_of(dag));
+    }
+    Some(values)
+}
+
 /// A solution as SCIP variables and their values, in the same order.
 pub(super) type SolutionValues = (Vec<*mut ffi::SCIP_VAR>, Vec<f64>);
 
@@ -43,13 +57,11 @@ pub(super) struct Engine {
     /// The program. Its lifetime is erased: the engine lives inside the SCIP instance,
     /// which [`super::ScipBranchAndCut::solve`] frees before it returns.
     pub ilp: FamilyIlp<'static>,
-    /// The original SCIP variable of every family column.
-    pub original: Vec<*mut ffi::SCIP_VAR>,
-    /// The transformed variables (filled on first use in the solving stage).
-    transformed: Vec<*mut ffi::SCIP_VAR>,
-    /// The arrow and adjacency variables, when the problem has them
-    /// ([`ScipBcSettings::arrow_branching`]).
-    links: LinkPointers,
+    /// The SCIP variables of the family columns.
+    family: Twins,
+    /// The arrow and adjacency variables and their SCIP variables, when the problem
+    /// has them ([`ScipBcSettings::arrow_branching`]).
+    links: Option<(ArrowLinks, Twins)>,
     /// The clusters whose constraint was added.
     pub clusters: FxHashSet<VarSet>,
     /// The node sets and k of the k-cluster constraints added.
@@ -90,9 +102,8 @@ impl Engine {
         let progress: &'static dyn Fn(&IlpProgress) = unsafe { std::mem::transmute(progress) };
         Engine {
             ilp,
-            original,
-            transformed: Vec::new(),
-            links,
+            family: Twins::new(original),
+            links: links.map(|(links, original)| (links, Twins::new(original))),
             clusters: FxHashSet::default(),
             k_clusters: FxHashSet::default(),
             options: options.clone(),
@@ -110,39 +121,24 @@ impl Engine {
         &mut self,
         scip: *mut ffi::SCIP,
     ) -> Result<&mut [*mut ffi::SCIP_VAR], ScipCallFailed> {
-        if self.transformed.is_empty() {
-            let mut all = Vec::with_capacity(self.original.len());
-            for &var in &self.original {
-                let mut t = std::ptr::null_mut();
-                // SAFETY: `var` is a live original variable of `scip`.
-                check(unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) })?;
-                all.push(t);
-            }
-            self.transformed = all;
-        }
-        Ok(&mut self.transformed)
+        self.family.transformed(scip)
     }
 
-    /// The transformed variables of `dag`'s solution and their values: the family
-    /// columns, then the arrow and adjacency variables when there are any; `None` when a
-    /// parent set of `dag` is not a candidate.
+    /// The transformed variables of `dag`'s solution and its values ([`dag_values`]):
+    /// the family columns, then the arrow and adjacency variables when there are any;
+    /// `None` when a parent set of `dag` is not a candidate.
     pub(super) fn solution_of(
         &mut self,
         scip: *mut ffi::SCIP,
         dag: &Dag,
     ) -> Result<Option<SolutionValues>, ScipCallFailed> {
-        let Some(mut values) = self.ilp.values_of(dag) else {
+        let links = self.links.as_ref().map(|(links, _)| links);
+        let Some(values) = dag_values(&self.ilp, links, dag) else {
             return Ok(None);
         };
-        let mut vars = self.transformed(scip)?.to_vec();
-        if let Some((links, original)) = &self.links {
-            values.extend(links.values_of(dag));
-            for &var in original {
-                let mut t = std::ptr::null_mut();
-                // SAFETY: `var` is a live original variable of `scip`.
-                check(unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) })?;
-                vars.push(t);
-            }
+        let mut vars = self.family.transformed(scip)?.to_vec();
+        if let Some((_, twins)) = &mut self.links {
+            vars.extend_from_slice(twins.transformed(scip)?);
         }
         Ok(Some((vars, values)))
     }
@@ -154,13 +150,13 @@ impl Engine {
         sol: *mut ffi::SCIP_SOL,
     ) -> Result<Vec<f64>, ScipCallFailed> {
         let mut values = std::mem::take(&mut self.values);
-        values.resize(self.original.len(), 0.0);
+        values.resize(self.family.original.len(), 0.0);
         // SAFETY: `sol` is null or a live solution of `scip`.
         let original = !sol.is_null() && unsafe { ffi::SCIPsolIsOriginal(sol) } != 0;
         let vars = if original {
-            self.original.as_mut_ptr()
+            self.family.original.as_mut_ptr()
         } else {
-            self.transformed(scip)?.as_mut_ptr()
+            self.family.transformed(scip)?.as_mut_ptr()
         };
         let n = i32::try_from(values.len()).expect("column count fits in an int");
         // SAFETY: `vars` and `values` hold `n` entries.
@@ -296,5 +292,39 @@ impl Engine {
             (self.progress)(&now);
             self.last = now;
         }
+    }
+}
+
+/// Original SCIP variables and their transformed twins, looked up on first use (in the
+/// solving stage).
+struct Twins {
+    original: Vec<*mut ffi::SCIP_VAR>,
+    transformed: Vec<*mut ffi::SCIP_VAR>,
+}
+
+impl Twins {
+    fn new(original: Vec<*mut ffi::SCIP_VAR>) -> Self {
+        Twins {
+            original,
+            transformed: Vec::new(),
+        }
+    }
+
+    /// The transformed variables, in the order of the original ones.
+    fn transformed(
+        &mut self,
+        scip: *mut ffi::SCIP,
+    ) -> Result<&mut [*mut ffi::SCIP_VAR], ScipCallFailed> {
+        if self.transformed.len() < self.original.len() {
+            let mut all = Vec::with_capacity(self.original.len());
+            for &var in &self.original {
+                let mut t = std::ptr::null_mut();
+                // SAFETY: `var` is a live original variable of `scip`.
+                check(unsafe { ffi::SCIPgetTransformedVar(scip, var, &mut t) })?;
+                all.push(t);
+            }
+            self.transformed = all;
+        }
+        Ok(&mut self.transformed)
     }
 }

@@ -482,17 +482,13 @@ fn add_start(
     links: &LinkVariables,
     dag: &Dag,
 ) {
-    let Some(values) = ilp.values_of(dag) else {
+    let Some(values) = engine::dag_values(ilp, links.as_ref().map(|(links, _)| links), dag) else {
         return;
     };
+    let link_vars = links.iter().flat_map(|(_, vars)| vars);
     let sol = scip.create_orig_sol();
-    for (var, &value) in vars.iter().zip(&values) {
+    for (var, &value) in vars.iter().chain(link_vars).zip(&values) {
         sol.set_val(var, value);
-    }
-    if let Some((links, link_vars)) = links {
-        for (var, value) in link_vars.iter().zip(links.values_of(dag)) {
-            sol.set_val(var, value);
-        }
     }
     let _ = scip.add_sol(sol);
 }
