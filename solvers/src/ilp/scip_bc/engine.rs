@@ -2,6 +2,7 @@
 //! SCIP variables of its family columns, the cluster cuts added so far, and the
 //! progress callback.
 
+use super::root_stall::RootStall;
 use super::ScipBcSettings;
 use crate::ilp::{IlpOptions, IlpProgress};
 use crate::milp::finite;
@@ -81,6 +82,8 @@ pub(super) struct Engine {
     /// The start DAG while it is held back for the first node below the root (see
     /// `plugins::StartHeuristic`).
     pub pending_start: Option<Dag>,
+    /// The rule that ends the root of a large table when its bound stalls.
+    pub root_stall: Option<RootStall>,
 }
 
 impl Engine {
@@ -113,6 +116,7 @@ impl Engine {
             conshdlr: std::ptr::null_mut(),
             values: Vec::new(),
             pending_start: None,
+            root_stall: None,
         }
     }
 

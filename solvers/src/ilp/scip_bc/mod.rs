@@ -24,6 +24,7 @@ mod handler;
 mod params;
 mod plugins;
 mod propagator;
+mod root_stall;
 mod separator;
 mod sub_scip;
 
@@ -38,6 +39,7 @@ use bnsl_formulations::{Dag, FamilyIlp};
 use collector::Collector;
 use engine::{Engine, ScipCallFailed};
 use plugins::{ProgressEvents, SinkHeuristic, StartHeuristic};
+use root_stall::{RootStall, RootStallRule};
 use russcip::prelude::*;
 use russcip::{ffi, ProblemCreated, Solved, Variable};
 use std::cell::RefCell;
@@ -98,7 +100,7 @@ pub struct ScipBcSettings {
     /// `None`: when solving, not when collecting (README, as above).
     pub scip_heuristics: Option<bool>,
     /// Tables of at least this many family columns count as large: there the root keeps
-    /// separating as long as cuts are found, SCIP's heuristics and separators that do
+    /// separating as long as cuts are found (until the root-stall rule ends it), SCIP's heuristics and separators that do
     /// nothing there are off (`LARGE_TABLE_PARAMS`), and a start DAG goes to SCIP before
     /// the solve. Their node LPs are slow (tens of
     /// thousands of columns), so the bound rises faster by cuts at the root than by
@@ -111,6 +113,13 @@ pub struct ScipBcSettings {
     /// most (the linking rows make the root and strong branching dearer; figures in
     /// README, the row of `bnsl/arrow_branching` under "Exact ILP").
     pub arrow_branching: bool,
+    /// On large tables, leave the root once a third of the time limit has passed (no
+    /// limit: one window) and the bound gained over the last `root_stall_window` seconds
+    /// is less than this fraction of the gap between bound and incumbent; `0`: never
+    /// (`root_stall`). Measured in README, "Large candidate sets".
+    pub root_stall_gain: f64,
+    /// The window of [`ScipBcSettings::root_stall_gain`], in seconds.
+    pub root_stall_window: f64,
     /// The largest k of the k-cluster cuts separated at the root
     /// (`bnsl_formulations::family::k_cluster`); below 2: none.
     pub k_cluster_max: usize,
@@ -137,6 +146,8 @@ impl Default for ScipBcSettings {
             k_cluster_max: 0,
             arrow_branching: false,
             large_table_columns: 10_000,
+            root_stall_gain: 0.01,
+            root_stall_window: 120.0,
             params: Vec::new(),
         }
     }
@@ -191,6 +202,12 @@ impl ScipBcSettings {
                 }
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
+                }
+                "bnsl/root_stall_gain" => {
+                    settings.root_stall_gain = value.parse().map_err(|_| bad("real"))?
+                }
+                "bnsl/root_stall_window" => {
+                    settings.root_stall_window = value.parse().map_err(|_| bad("real"))?
                 }
                 "bnsl/k_cluster_max" => {
                     settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
@@ -274,7 +291,9 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 /// SCIP parameters of the solves of large tables
 /// ([`ScipBcSettings::large_table_columns`]).
 ///
-/// The root keeps separating as long as cuts are found. Off: the diving heuristics,
+/// The root keeps separating as long as cuts are found (SCIP's stall rule, counting
+/// rounds, is off; the root-stall rule of [`ScipBcSettings::root_stall_gain`], counting
+/// seconds, ends it). Off: the diving heuristics,
 /// shifting, the feasibility pump and RENS (the sink heuristic and the start find the
 /// DAGs), and the separators that find nothing in these rows (aggregation, clique,
 /// implied bounds, objective integrality, multi-commodity flow): on large tables they
@@ -346,6 +365,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 progress,
             )
         }));
+        engine.borrow_mut().root_stall = self.root_stall(ilp);
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
         if options.side.is_some() {
             // A DAG alone sets no side column: no start can be given.
@@ -636,6 +656,17 @@ impl ScipBranchAndCut {
             Box::new(ProgressEvents(engine.clone())),
         );
         Ok(scip)
+    }
+
+    /// The root-stall rule of a solve of `ilp`: large tables only, when the gain is set.
+    fn root_stall(&self, ilp: &FamilyIlp<'_>) -> Option<RootStall> {
+        let gain = self.settings.root_stall_gain;
+        (self.is_large(ilp) && gain > 0.0).then(|| {
+            RootStall::new(RootStallRule {
+                gain,
+                window: self.settings.root_stall_window,
+            })
+        })
     }
 
     /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).

@@ -2,7 +2,7 @@
 //! `separator`), the sink and start heuristics and the progress event handler.
 
 use super::engine::{check, Engine, ScipCallFailed, Shared};
-use super::sub_scip;
+use super::{separator, sub_scip};
 use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
 use crate::milp::{finite, SolverError};
@@ -27,9 +27,12 @@ impl ClusterSeparator {
         sol: *mut ffi::SCIP_SOL,
     ) -> Result<ffi::SCIP_RESULT, ScipCallFailed> {
         let mut engine = self.0.borrow_mut();
-        let values = engine.values(scip, sol)?;
         // SAFETY: a query on the live instance in the solving stage.
         let depth = unsafe { ffi::SCIPgetDepth(scip) };
+        if root_ended(&mut engine, scip, depth) {
+            return Ok(ffi::SCIP_Result_SCIP_DIDNOTRUN);
+        }
+        let values = engine.values(scip, sol)?;
         let cuts = find_cuts(&engine, scip, &values, depth)?;
         let k_cuts = find_k_cluster_cuts(&engine, &values, &cuts, depth);
         engine.recycle(values);
@@ -47,6 +50,20 @@ impl ClusterSeparator {
             }
         }
         Ok(ffi::SCIP_Result_SCIP_SEPARATED)
+    }
+}
+
+/// Whether the root-stall rule ([`RootStall`](super::root_stall::RootStall)) has ended
+/// the root at `depth` 0; below it, the rule gives the separators back.
+fn root_ended(engine: &mut Engine, scip: *mut ffi::SCIP, depth: i32) -> bool {
+    let Some(stall) = &mut engine.root_stall else {
+        return false;
+    };
+    if depth == 0 {
+        stall.root_ended(scip, separator::NAME)
+    } else {
+        stall.below_root();
+        false
     }
 }
 

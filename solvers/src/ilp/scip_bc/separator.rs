@@ -7,8 +7,11 @@
 use super::engine::{check, ScipCallFailed, Shared};
 use super::plugins::ClusterSeparator;
 use russcip::ffi;
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::os::raw::{c_int, c_uint};
+
+/// The separator's name in SCIP.
+pub(super) const NAME: &CStr = c"clusters";
 
 /// Priority among separators: above SCIP's own, so cluster cuts come first.
 const PRIORITY: c_int = 100_000;
@@ -16,7 +19,6 @@ const PRIORITY: c_int = 100_000;
 /// Includes the separator into `scip`, owning a handle on `engine`: called at every
 /// node (frequency 1), whatever its bound.
 pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipCallFailed> {
-    let name = CString::new("clusters").expect("static name");
     let desc = CString::new("cluster cuts: heuristics and the exact sub-IP").expect("static text");
     let data = Box::into_raw(Box::new(ClusterSeparator(engine.clone()))) as *mut ffi::SCIP_SEPADATA;
     let mut sepa = std::ptr::null_mut();
@@ -25,7 +27,7 @@ pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipC
         check(ffi::SCIPincludeSepaBasic(
             scip,
             &mut sepa,
-            name.as_ptr(),
+            NAME.as_ptr(),
             desc.as_ptr(),
             PRIORITY,
             1,

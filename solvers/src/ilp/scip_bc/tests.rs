@@ -138,8 +138,9 @@ proptest! {
         assert_optimal(&t, &outcome);
     }
 
-    /// The large-table settings (root without a stall limit, SCIP's heuristics and
-    /// separators off, the start before the root) and k-cluster cuts keep the optimum.
+    /// The large-table settings (root without SCIP's stall limit or left at once by the
+    /// root-stall rule, SCIP's heuristics and separators off, the start before the root)
+    /// and k-cluster cuts keep the optimum.
     #[test]
     fn large_table_settings_and_k_cluster_cuts_keep_the_optimum(
         t in arb_table(),
@@ -147,11 +148,15 @@ proptest! {
         large in any::<bool>(),
         k_cluster_max in 0usize..4,
         arrows in any::<bool>(),
+        leave_root in any::<bool>(),
     ) {
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             k_cluster_max,
             arrow_branching: arrows,
+            // Leaves the root at its first round: the tree finishes without root cuts.
+            root_stall_gain: if leave_root { 1e9 } else { 0.0 },
+            root_stall_window: 0.0,
             ..ScipBcSettings::default()
         };
         let options = IlpOptions { start: Some(order_dag(&t, shift)), ..IlpOptions::default() };
@@ -300,10 +305,13 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/set_packing_initial", "true"),
         ("bnsl/sub_ip_branching", "inference"),
         ("bnsl/arrow_branching", "true"),
+        ("bnsl/root_stall_gain", "0.02"),
+        ("bnsl/root_stall_window", "60"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
     assert!(s.arrow_branching);
+    assert_eq!((s.root_stall_gain, s.root_stall_window), (0.02, 60.0));
     assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);

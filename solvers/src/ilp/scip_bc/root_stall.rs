@@ -1,0 +1,200 @@
+//! Leaving the root of a large table when its bound stalls.
+//!
+//! On large tables the root separates as long as cuts come (SCIP's round-counting stall
+//! rule ended it far too early there, see `LARGE_TABLE_PARAMS`), but late in a long run
+//! the cuts still come while the bound hardly moves. [`RootStall`] watches the bound
+//! over a window of time instead of rounds: once a share of the time limit has passed
+//! and the bound gained over the last window is less than a fraction of the gap, the
+//! cluster separator and SCIP's separators stop at the root, so the cut loop ends and
+//! branching takes over; below the root the separators' frequencies are given back.
+
+use russcip::ffi;
+use std::collections::VecDeque;
+use std::ffi::CStr;
+use std::os::raw::c_int;
+
+/// The share of the time limit the root always gets.
+const EARLIEST_SHARE: f64 = 1.0 / 3.0;
+
+/// SCIP's infinity: a time limit at least this large is none.
+const SCIP_INFINITY: f64 = 1e20;
+
+/// The rule: leave the root when the bound gained over the last `window` seconds is
+/// less than `gain` times the gap between bound and incumbent.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct RootStallRule {
+    /// Fraction of the gap.
+    pub gain: f64,
+    /// Seconds.
+    pub window: f64,
+}
+
+/// The rule's state over one solve.
+pub(super) struct RootStall {
+    rule: RootStallRule,
+    /// The root's bounds so far (solving time, bound), the oldest one kept at least a
+    /// window before the newest.
+    history: VecDeque<(f64, f64)>,
+    /// The separators stopped when the root ended, with their frequencies.
+    stopped: Vec<(*mut ffi::SCIP_SEPA, c_int)>,
+    phase: Phase,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Phase {
+    /// The root separates.
+    Separating,
+    /// The root stalled: separators stopped until the first node below it.
+    Ended,
+    /// Below the root, separators given back.
+    Tree,
+}
+
+impl RootStall {
+    /// The state of a solve under `rule`.
+    pub(super) fn new(rule: RootStallRule) -> Self {
+        RootStall {
+            rule,
+            history: VecDeque::new(),
+            stopped: Vec::new(),
+            phase: Phase::Separating,
+        }
+    }
+
+    /// Called at each separation round of the root: whether the root has ended, in which
+    /// case every separator but `own` (by name) was stopped and the caller separates
+    /// nothing either.
+    pub(super) fn root_ended(&mut self, scip: *mut ffi::SCIP, own: &CStr) -> bool {
+        if self.phase == Phase::Separating && self.stalled(scip) {
+            self.stop_separators(scip, own);
+            self.phase = Phase::Ended;
+        }
+        self.phase == Phase::Ended
+    }
+
+    /// Called below the root: gives the stopped separators their frequencies back, once.
+    pub(super) fn below_root(&mut self) {
+        if self.phase == Phase::Ended {
+            for (sepa, freq) in self.stopped.drain(..) {
+                // SAFETY: separators live as long as the instance.
+                unsafe { ffi::SCIPsepaSetFreq(sepa, freq) };
+            }
+            self.phase = Phase::Tree;
+        }
+    }
+
+    /// Reads the root's bound now and applies the rule ([`RootStall::observe`]).
+    fn stalled(&mut self, scip: *mut ffi::SCIP) -> bool {
+        // SAFETY: queries on the live instance in the solving stage.
+        let (now, bound, incumbent, limit) = unsafe {
+            let mut limit = f64::INFINITY;
+            ffi::SCIPgetRealParam(scip, c"limits/time".as_ptr(), &mut limit);
+            (
+                ffi::SCIPgetSolvingTime(scip),
+                ffi::SCIPgetDualbound(scip),
+                ffi::SCIPgetPrimalbound(scip),
+                limit,
+            )
+        };
+        self.observe(now, bound, incumbent, limit)
+    }
+
+    /// Records the root's `bound` at solving time `now` and whether the rule holds: at
+    /// least a third of the time `limit` has passed (an infinite limit, SCIP's 1e20
+    /// included: one window), and the bound gained since a window ago is less than the
+    /// rule's fraction of the gap to `incumbent` (none: infinite, never).
+    fn observe(&mut self, now: f64, bound: f64, incumbent: f64, limit: f64) -> bool {
+        self.history.push_back((now, bound));
+        while self.history.len() > 2 && self.history[1].0 <= now - self.rule.window {
+            self.history.pop_front();
+        }
+        let earliest = if limit < SCIP_INFINITY {
+            limit * EARLIEST_SHARE
+        } else {
+            self.rule.window
+        };
+        let (then, old) = self.history[0];
+        let gap = (bound - incumbent).abs();
+        now >= earliest
+            && then <= now - self.rule.window
+            && gap.is_finite()
+            && (old - bound).abs() < self.rule.gain * gap
+    }
+
+    /// Sets the frequency of every separator but `own` that would run to −1 (never),
+    /// keeping the frequencies to give back.
+    fn stop_separators(&mut self, scip: *mut ffi::SCIP, own: &CStr) {
+        // SAFETY: the separator array of the live instance, read in place.
+        let sepas = unsafe {
+            let n = ffi::SCIPgetNSepas(scip) as usize;
+            std::slice::from_raw_parts(ffi::SCIPgetSepas(scip), n)
+        };
+        for &sepa in sepas {
+            // SAFETY: live separators; names are C strings owned by SCIP.
+            let (name, freq) = unsafe {
+                (
+                    CStr::from_ptr(ffi::SCIPsepaGetName(sepa)),
+                    ffi::SCIPsepaGetFreq(sepa),
+                )
+            };
+            if name != own && freq >= 0 {
+                self.stopped.push((sepa, freq));
+                // SAFETY: as above.
+                unsafe { ffi::SCIPsepaSetFreq(sepa, -1) };
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(gain: f64, window: f64) -> RootStall {
+        RootStall::new(RootStallRule { gain, window })
+    }
+
+    #[test]
+    fn the_root_ends_when_a_window_gains_less_than_the_share_of_the_gap() {
+        let mut stall = rule(0.01, 100.0);
+        // Gap 100: the rule asks for less than 1 unit in 100 s, after 300 of 900 s.
+        assert!(!stall.observe(0.0, -1000.0, -1100.0, 900.0));
+        assert!(
+            !stall.observe(200.0, -1000.5, -1100.0, 900.0),
+            "before a third"
+        );
+        assert!(
+            !stall.observe(299.0, -1000.6, -1100.0, 900.0),
+            "before a third"
+        );
+        assert!(stall.observe(300.0, -1000.7, -1100.0, 900.0));
+    }
+
+    #[test]
+    fn a_bound_still_moving_keeps_the_root() {
+        let mut stall = rule(0.01, 100.0);
+        for (i, now) in (0..10).map(|i| (i, f64::from(i) * 50.0)) {
+            let bound = -1000.0 - 2.0 * f64::from(i);
+            assert!(!stall.observe(now, bound, -1100.0, 900.0), "at {now} s");
+        }
+        // Then nothing for a window.
+        assert!(!stall.observe(500.0, -1018.0, -1100.0, 900.0));
+        assert!(stall.observe(551.0, -1018.0, -1100.0, 900.0));
+    }
+
+    #[test]
+    fn without_an_incumbent_or_a_full_window_the_root_stays() {
+        let mut stall = rule(0.01, 100.0);
+        assert!(!stall.observe(0.0, -1000.0, f64::NEG_INFINITY, 1e20));
+        assert!(!stall.observe(500.0, -1000.0, f64::NEG_INFINITY, 1e20));
+        let mut stall = rule(0.01, 100.0);
+        assert!(
+            !stall.observe(50.0, -1000.0, -1100.0, 1e20),
+            "no window yet"
+        );
+        assert!(
+            stall.observe(150.0, -1000.0, -1100.0, 1e20),
+            "no limit: one window"
+        );
+    }
+}
