@@ -37,6 +37,14 @@ pub(super) fn dag_values(
     Some(values)
 }
 
+/// SCIP's time limit in seconds of solving time (`None`: no limit).
+pub(super) fn time_limit(scip: *mut ffi::SCIP) -> Result<Option<f64>, ScipCallFailed> {
+    let mut limit = 0.0;
+    // SAFETY: a parameter query on the live instance.
+    check(unsafe { ffi::SCIPgetRealParam(scip, c"limits/time".as_ptr(), &mut limit) })?;
+    Ok(finite(limit))
+}
+
 /// A solution as SCIP variables and their values, in the same order.
 pub(super) type SolutionValues = (Vec<*mut ffi::SCIP_VAR>, Vec<f64>);
 

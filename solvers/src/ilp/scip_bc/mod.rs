@@ -100,9 +100,9 @@ pub struct ScipBcSettings {
     /// `None`: when solving, not when collecting (README, as above).
     pub scip_heuristics: Option<bool>,
     /// Tables of at least this many family columns count as large: there the root keeps
-    /// separating as long as cuts are found (until the root-stall rule ends it), SCIP's heuristics and separators that do
-    /// nothing there are off (`LARGE_TABLE_PARAMS`), and a start DAG goes to SCIP before
-    /// the solve. Their node LPs are slow (tens of
+    /// separating as long as cuts are found (until the root-stall rule ends it), SCIP's
+    /// heuristics and separators that do nothing there are off (`LARGE_TABLE_PARAMS`),
+    /// and a start DAG goes to SCIP before the solve. Their node LPs are slow (tens of
     /// thousands of columns), so the bound rises faster by cuts at the root than by
     /// branching; a root that never ends would never take a start held back for the
     /// first node below it. Measured in README, "Benchmark notes behind design choices".

@@ -1,7 +1,7 @@
 //! The plugins of the branch-and-cut engine: the cluster-cut separator (included by
 //! `separator`), the sink and start heuristics and the progress event handler.
 
-use super::engine::{check, Engine, ScipCallFailed, Shared};
+use super::engine::{check, time_limit, Engine, ScipCallFailed, Shared};
 use super::{separator, sub_scip};
 use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
@@ -29,7 +29,7 @@ impl ClusterSeparator {
         let mut engine = self.0.borrow_mut();
         // SAFETY: a query on the live instance in the solving stage.
         let depth = unsafe { ffi::SCIPgetDepth(scip) };
-        if root_ended(&mut engine, scip, depth) {
+        if root_ended(&mut engine, scip, depth)? {
             return Ok(ffi::SCIP_Result_SCIP_DIDNOTRUN);
         }
         let values = engine.values(scip, sol)?;
@@ -55,15 +55,19 @@ impl ClusterSeparator {
 
 /// Whether the root-stall rule ([`RootStall`](super::root_stall::RootStall)) has ended
 /// the root at `depth` 0; below it, the rule gives the separators back.
-fn root_ended(engine: &mut Engine, scip: *mut ffi::SCIP, depth: i32) -> bool {
+fn root_ended(
+    engine: &mut Engine,
+    scip: *mut ffi::SCIP,
+    depth: i32,
+) -> Result<bool, ScipCallFailed> {
     let Some(stall) = &mut engine.root_stall else {
-        return false;
+        return Ok(false);
     };
     if depth == 0 {
         stall.root_ended(scip, separator::NAME)
     } else {
         stall.below_root();
-        false
+        Ok(false)
     }
 }
 
@@ -126,17 +130,9 @@ fn find_k_cluster_cuts(
 
 /// Seconds left before SCIP's time limit (`None`: no limit).
 fn time_left(scip: *mut ffi::SCIP) -> Result<Option<f64>, ScipCallFailed> {
-    // SAFETY: queries on the live instance in the solving stage.
-    let time_left = unsafe {
-        let mut limit = 0.0;
-        check(ffi::SCIPgetRealParam(
-            scip,
-            c"limits/time".as_ptr(),
-            &mut limit,
-        ))?;
-        limit - ffi::SCIPgetSolvingTime(scip)
-    };
-    Ok(finite(time_left).map(|t| t.max(0.0)))
+    // SAFETY: a query on the live instance in the solving stage.
+    let now = unsafe { ffi::SCIPgetSolvingTime(scip) };
+    Ok(time_limit(scip)?.map(|limit| (limit - now).max(0.0)))
 }
 
 /// The exact stage in a SCIP sub-instance ([`sub_scip::separate`]) with the sub-IP's

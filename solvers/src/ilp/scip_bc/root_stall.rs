@@ -1,13 +1,14 @@
 //! Leaving the root of a large table when its bound stalls.
 //!
 //! On large tables the root separates as long as cuts come (SCIP's round-counting stall
-//! rule ended it far too early there, see `LARGE_TABLE_PARAMS`), but late in a long run
+//! rule ends it far too early there, see `LARGE_TABLE_PARAMS`), but late in a long run
 //! the cuts still come while the bound hardly moves. [`RootStall`] watches the bound
 //! over a window of time instead of rounds: once a share of the time limit has passed
 //! and the bound gained over the last window is less than a fraction of the gap, the
 //! cluster separator and SCIP's separators stop at the root, so the cut loop ends and
 //! branching takes over; below the root the separators' frequencies are given back.
 
+use super::engine::{time_limit, ScipCallFailed};
 use russcip::ffi;
 use std::collections::VecDeque;
 use std::ffi::CStr;
@@ -15,9 +16,6 @@ use std::os::raw::c_int;
 
 /// The share of the time limit the root always gets.
 const EARLIEST_SHARE: f64 = 1.0 / 3.0;
-
-/// SCIP's infinity: a time limit at least this large is none.
-const SCIP_INFINITY: f64 = 1e20;
 
 /// The rule: leave the root when the bound gained over the last `window` seconds is
 /// less than `gain` times the gap between bound and incumbent.
@@ -64,12 +62,16 @@ impl RootStall {
     /// Called at each separation round of the root: whether the root has ended, in which
     /// case every separator but `own` (by name) was stopped and the caller separates
     /// nothing either.
-    pub(super) fn root_ended(&mut self, scip: *mut ffi::SCIP, own: &CStr) -> bool {
-        if self.phase == Phase::Separating && self.stalled(scip) {
+    pub(super) fn root_ended(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        own: &CStr,
+    ) -> Result<bool, ScipCallFailed> {
+        if self.phase == Phase::Separating && self.stalled(scip)? {
             self.stop_separators(scip, own);
             self.phase = Phase::Ended;
         }
-        self.phase == Phase::Ended
+        Ok(self.phase == Phase::Ended)
     }
 
     /// Called below the root: gives the stopped separators their frequencies back, once.
@@ -84,35 +86,29 @@ impl RootStall {
     }
 
     /// Reads the root's bound now and applies the rule ([`RootStall::observe`]).
-    fn stalled(&mut self, scip: *mut ffi::SCIP) -> bool {
+    fn stalled(&mut self, scip: *mut ffi::SCIP) -> Result<bool, ScipCallFailed> {
+        let limit = time_limit(scip)?;
         // SAFETY: queries on the live instance in the solving stage.
-        let (now, bound, incumbent, limit) = unsafe {
-            let mut limit = f64::INFINITY;
-            ffi::SCIPgetRealParam(scip, c"limits/time".as_ptr(), &mut limit);
+        let (now, bound, incumbent) = unsafe {
             (
                 ffi::SCIPgetSolvingTime(scip),
                 ffi::SCIPgetDualbound(scip),
                 ffi::SCIPgetPrimalbound(scip),
-                limit,
             )
         };
-        self.observe(now, bound, incumbent, limit)
+        Ok(self.observe(now, bound, incumbent, limit))
     }
 
     /// Records the root's `bound` at solving time `now` and whether the rule holds: at
-    /// least a third of the time `limit` has passed (an infinite limit, SCIP's 1e20
-    /// included: one window), and the bound gained since a window ago is less than the
-    /// rule's fraction of the gap to `incumbent` (none: infinite, never).
-    fn observe(&mut self, now: f64, bound: f64, incumbent: f64, limit: f64) -> bool {
+    /// least a third of the time `limit` has passed (no limit: one window), and the
+    /// bound gained since a window ago is less than the rule's fraction of the gap to
+    /// `incumbent` (none: infinite, never).
+    fn observe(&mut self, now: f64, bound: f64, incumbent: f64, limit: Option<f64>) -> bool {
         self.history.push_back((now, bound));
         while self.history.len() > 2 && self.history[1].0 <= now - self.rule.window {
             self.history.pop_front();
         }
-        let earliest = if limit < SCIP_INFINITY {
-            limit * EARLIEST_SHARE
-        } else {
-            self.rule.window
-        };
+        let earliest = limit.map_or(self.rule.window, |limit| limit * EARLIEST_SHARE);
         let (then, old) = self.history[0];
         let gap = (bound - incumbent).abs();
         now >= earliest
@@ -158,16 +154,16 @@ mod tests {
     fn the_root_ends_when_a_window_gains_less_than_the_share_of_the_gap() {
         let mut stall = rule(0.01, 100.0);
         // Gap 100: the rule asks for less than 1 unit in 100 s, after 300 of 900 s.
-        assert!(!stall.observe(0.0, -1000.0, -1100.0, 900.0));
+        assert!(!stall.observe(0.0, -1000.0, -1100.0, Some(900.0)));
         assert!(
-            !stall.observe(200.0, -1000.5, -1100.0, 900.0),
+            !stall.observe(200.0, -1000.5, -1100.0, Some(900.0)),
             "before a third"
         );
         assert!(
-            !stall.observe(299.0, -1000.6, -1100.0, 900.0),
+            !stall.observe(299.0, -1000.6, -1100.0, Some(900.0)),
             "before a third"
         );
-        assert!(stall.observe(300.0, -1000.7, -1100.0, 900.0));
+        assert!(stall.observe(300.0, -1000.7, -1100.0, Some(900.0)));
     }
 
     #[test]
@@ -175,25 +171,28 @@ mod tests {
         let mut stall = rule(0.01, 100.0);
         for (i, now) in (0..10).map(|i| (i, f64::from(i) * 50.0)) {
             let bound = -1000.0 - 2.0 * f64::from(i);
-            assert!(!stall.observe(now, bound, -1100.0, 900.0), "at {now} s");
+            assert!(
+                !stall.observe(now, bound, -1100.0, Some(900.0)),
+                "at {now} s"
+            );
         }
         // Then nothing for a window.
-        assert!(!stall.observe(500.0, -1018.0, -1100.0, 900.0));
-        assert!(stall.observe(551.0, -1018.0, -1100.0, 900.0));
+        assert!(!stall.observe(500.0, -1018.0, -1100.0, Some(900.0)));
+        assert!(stall.observe(551.0, -1018.0, -1100.0, Some(900.0)));
     }
 
     #[test]
     fn without_an_incumbent_or_a_full_window_the_root_stays() {
         let mut stall = rule(0.01, 100.0);
-        assert!(!stall.observe(0.0, -1000.0, f64::NEG_INFINITY, 1e20));
-        assert!(!stall.observe(500.0, -1000.0, f64::NEG_INFINITY, 1e20));
+        assert!(!stall.observe(0.0, -1000.0, f64::NEG_INFINITY, None));
+        assert!(!stall.observe(500.0, -1000.0, f64::NEG_INFINITY, None));
         let mut stall = rule(0.01, 100.0);
         assert!(
-            !stall.observe(50.0, -1000.0, -1100.0, 1e20),
+            !stall.observe(50.0, -1000.0, -1100.0, None),
             "no window yet"
         );
         assert!(
-            stall.observe(150.0, -1000.0, -1100.0, 1e20),
+            stall.observe(150.0, -1000.0, -1100.0, None),
             "no limit: one window"
         );
     }
