@@ -325,6 +325,20 @@ fn settings_parse_engine_and_scip_parameters() {
         ScipBcSettings::from_params(&pairs(&[("bnsl/sub_ip_depth", "deep")])),
         Err(ScipParamError::BadValue { .. })
     ));
+    for (name, value) in [
+        ("bnsl/root_stall_gain", "-0.01"),
+        ("bnsl/root_stall_gain", "NaN"),
+        ("bnsl/root_stall_window", "-5"),
+        ("bnsl/root_stall_window", "inf"),
+    ] {
+        assert!(
+            matches!(
+                ScipBcSettings::from_params(&pairs(&[(name, value)])),
+                Err(ScipParamError::BadValue { .. })
+            ),
+            "{name}={value} accepted"
+        );
+    }
 }
 
 #[test]
