@@ -123,6 +123,30 @@ impl ArrowLinks {
         values.extend(adjacencies);
         values
     }
+
+    /// The arrows whose value `a(u→v) = Σ_{Π ∋ u} x(v, Π)` under the column values
+    /// `values` is fractional (at least `tolerance` from 0 and 1): at most `count` of
+    /// them, as (index into [`ArrowLinks::arrows`], value), the most fractional first
+    /// (ties: the lower index). Whenever a family column is fractional some arrow is:
+    /// distinct parent sets sharing a child's unit of LP weight differ in a parent.
+    pub fn most_fractional(
+        &self,
+        values: &[f64],
+        count: usize,
+        tolerance: f64,
+    ) -> Vec<(usize, f64)> {
+        let mut fractional: Vec<(usize, f64)> = self
+            .arrows
+            .iter()
+            .enumerate()
+            .map(|(a, arrow)| (a, arrow.columns.iter().map(|&c| values[c]).sum::<f64>()))
+            .filter(|&(_, value)| value >= tolerance && value <= 1.0 - tolerance)
+            .collect();
+        let distance = |value: f64| (value - 0.5).abs();
+        fractional.sort_by(|x, y| distance(x.1).total_cmp(&distance(y.1)).then(x.0.cmp(&y.0)));
+        fractional.truncate(count);
+        fractional
+    }
 }
 
 #[cfg(test)]
@@ -189,5 +213,23 @@ mod tests {
             assert_eq!(values[arrows + e], sum);
         }
         assert_eq!(values, vec![0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]);
+    }
+
+    #[test]
+    fn most_fractional_ranks_arrows_by_distance_from_one_half() {
+        let t = small_table();
+        let ilp = FamilyIlp::new(&t);
+        let links = ArrowLinks::of(&ilp);
+        // a: {c} 0.3, {b} 0.6, {} 0.1; b: {a} 1; c: {a, b} 0.45, {} 0.55.
+        let x = [0.3, 0.6, 0.1, 1.0, 0.0, 0.45, 0.55];
+        let ranked = links.most_fractional(&x, 10, 1e-6);
+        let order: Vec<usize> = ranked.iter().map(|&(a, _)| a).collect();
+        // Arrows 3 and 4 (into c) at 0.45, arrow 0 (b → a) at 0.6, arrow 1 (c → a) at
+        // 0.3; arrow 2 (a → b) is integral.
+        assert_eq!(order, vec![3, 4, 0, 1]);
+        assert!((ranked[2].1 - 0.6).abs() < 1e-12);
+        assert_eq!(links.most_fractional(&x, 1, 1e-6).len(), 1);
+        let integral = [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0];
+        assert!(links.most_fractional(&integral, 10, 1e-6).is_empty());
     }
 }

@@ -11,12 +11,15 @@
 //!   [`ScipBcSettings`] ask for it, the combinatorial cluster search and the exact sub-IP
 //!   (§5 of the paper); cuts are global rows kept in SCIP's cut pool;
 //! - the sink heuristic rounds LP solutions into DAGs (§6);
+//! - on large tables, the branching rule `arrows` branches on arrows by bounds on the
+//!   family columns (§7's arrow branching without arrow variables);
 //! - an event handler reports progress when the incumbent or the bound improve.
 //!
 //! The same tree collects every DAG above a threshold (seed 002) with the handler
 //! `collector` added and the threshold as SCIP's objective limit.
 
 mod acyclic;
+mod arrow_branch;
 mod arrows;
 mod collector;
 mod engine;
@@ -113,6 +116,15 @@ pub struct ScipBcSettings {
     /// most (the linking rows make the root and strong branching dearer; figures in
     /// README, the row of `bnsl/arrow_branching` under "Exact ILP").
     pub arrow_branching: bool,
+    /// Whether SCIP branches on arrows by bounds on the family columns (the rule
+    /// `arrow_branch`: u → v absent in one child, present in the other; no arrow
+    /// variables in the LP); `None`: on large tables only. Optimising solves only; a
+    /// collection branches as SCIP chooses.
+    pub arrow_fixing: Option<bool>,
+    /// How many of the most fractional arrows the rule of
+    /// [`ScipBcSettings::arrow_fixing`] probes per node (strong branching on both
+    /// children's LPs); 0 or 1: it branches on the most fractional one unprobed.
+    pub arrow_probes: usize,
     /// On large tables, leave the root once a third of the time limit has passed (no
     /// limit: one window) and the bound gained over the last `root_stall_window` seconds
     /// is less than this fraction of the gap between bound and incumbent; `0`: never
@@ -145,6 +157,8 @@ impl Default for ScipBcSettings {
             scip_heuristics: None,
             k_cluster_max: 0,
             arrow_branching: false,
+            arrow_fixing: None,
+            arrow_probes: 8,
             large_table_columns: 10_000,
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
@@ -202,6 +216,12 @@ impl ScipBcSettings {
                 }
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
+                }
+                "bnsl/arrow_fixing" => {
+                    settings.arrow_fixing = Some(value.parse().map_err(|_| bad("bool"))?)
+                }
+                "bnsl/arrow_probes" => {
+                    settings.arrow_probes = value.parse().map_err(|_| bad("int"))?
                 }
                 "bnsl/root_stall_gain" => {
                     settings.root_stall_gain =
@@ -318,7 +338,11 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 /// (README, "Large candidate sets"). The root's cut loop as GOBNILP sets it: Gomory
 /// cuts in every round, odd-cycle cuts, at most 300 cuts a round (SCIP: 2,000) and none
 /// of efficacy below 0.0005 (SCIP: 0.0001); fewer, deeper cuts keep the root LP small
-/// and its bound converges lower (README, "Leaving a stalled root").
+/// and its bound converges lower (README, "Leaving a stalled root"). Below the root,
+/// best-first node selection without plunging: the node taken is always one whose
+/// bound is the global bound, so with the arrow branching rule (`arrow_branch`, on by
+/// default on large tables) each node processed can raise it (README, "Arrow branching
+/// by the family columns").
 const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
     ("separating/closecuts/freq", "0"),
@@ -327,6 +351,8 @@ const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("separating/oddcycle/freq", "0"),
     ("separating/maxcutsroot", "300"),
     ("separating/minefficacyroot", "0.0005"),
+    ("nodeselection/bfs/stdpriority", "1000000"),
+    ("nodeselection/bfs/maxplungedepth", "0"),
     ("heuristics/shifting/freq", "-1"),
     ("heuristics/farkasdiving/freq", "-1"),
     ("heuristics/feaspump/freq", "-1"),
@@ -383,15 +409,20 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             )
         }));
         engine.borrow_mut().root_stall = self.root_stall(ilp);
+        let large = self.is_large(ilp);
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
+        if self.settings.arrow_fixing.unwrap_or(large) {
+            arrow_branch::include(scip.scip_ptr(), &engine, ilp, self.settings.arrow_probes)
+                .map_err(failed("including the arrow branching rule"))?;
+        }
         if options.side.is_some() {
             // A DAG alone sets no side column: no start can be given.
-        } else if self.settings.start_below_root && !self.is_large(ilp) {
+        } else if self.settings.start_below_root && !large {
             engine.borrow_mut().pending_start = options.start.clone();
         } else if let Some(dag) = &options.start {
             add_start(&mut scip, ilp, &vars, &links, dag);
         }
-        scip = self.set_params(scip, options, self.is_large(ilp))?;
+        scip = self.set_params(scip, options, large)?;
         let solved = run(scip, options.limits.verbose)?;
         let held_back = engine.borrow_mut().pending_start.take();
         let mut outcome = read_outcome(

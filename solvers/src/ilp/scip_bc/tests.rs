@@ -149,11 +149,14 @@ proptest! {
         k_cluster_max in 0usize..4,
         arrows in any::<bool>(),
         leave_root in any::<bool>(),
+        probes in 0usize..4,
     ) {
+        // Large tables branch on arrows by the family columns (probing `probes` of them).
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             k_cluster_max,
             arrow_branching: arrows,
+            arrow_probes: probes,
             // Leaves the root at its first round: the tree finishes without root cuts.
             root_stall_gain: if leave_root { 1e9 } else { 0.0 },
             root_stall_window: 0.0,
@@ -279,6 +282,28 @@ fn solves_a_dense_table_with_start_and_progress() {
     assert!(outcome.cuts > 0);
 }
 
+/// Branching on arrows by the family columns, probed or not, with or without the arrow
+/// variables, finds the optimum where the tree must branch: the root is left at its
+/// first round.
+#[test]
+fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
+    let t = dense(9);
+    for (probes, arrows) in [(1, false), (8, false), (8, true)] {
+        let settings = ScipBcSettings {
+            arrow_fixing: Some(true),
+            arrow_probes: probes,
+            arrow_branching: arrows,
+            large_table_columns: 0,
+            root_stall_gain: 1e9,
+            root_stall_window: 0.0,
+            ..ScipBcSettings::default()
+        };
+        let outcome = solve(&t, settings, &IlpOptions::default());
+        assert_optimal(&t, &outcome);
+        assert!(outcome.nodes > 1, "{probes} probes: no branching");
+    }
+}
+
 #[test]
 fn set_packing_rows_initial_or_lazy_keep_the_optimum() {
     let t = dense(8);
@@ -305,12 +330,16 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/set_packing_initial", "true"),
         ("bnsl/sub_ip_branching", "inference"),
         ("bnsl/arrow_branching", "true"),
+        ("bnsl/arrow_fixing", "false"),
+        ("bnsl/arrow_probes", "3"),
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
     assert!(s.arrow_branching);
+    assert_eq!(s.arrow_fixing, Some(false));
+    assert_eq!(s.arrow_probes, 3);
     assert_eq!((s.root_stall_gain, s.root_stall_window), (0.02, 60.0));
     assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
