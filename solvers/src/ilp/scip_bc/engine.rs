@@ -7,6 +7,7 @@ use super::ScipBcSettings;
 use crate::ilp::{IlpOptions, IlpProgress};
 use crate::milp::finite;
 use bnsl_formulations::family::arrows::ArrowLinks;
+use bnsl_formulations::family::four_b::{FourBCut, FOUR_B_UPPER};
 use bnsl_formulations::family::k_cluster::KClusterCut;
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, VarSet};
 use russcip::ffi;
@@ -75,6 +76,8 @@ pub(super) struct Engine {
     pub clusters: FxHashSet<VarSet>,
     /// The node sets and k of the k-cluster constraints added.
     pub k_clusters: FxHashSet<(VarSet, usize)>,
+    /// The nodes of the 4B inequalities added ([`FourBCut::nodes`]).
+    pub four_bs: FxHashSet<[usize; 4]>,
     /// Separation and heuristic settings.
     pub options: IlpOptions,
     /// Engine settings.
@@ -117,6 +120,7 @@ impl Engine {
             links: links.map(|(links, original)| (links, Twins::new(original))),
             clusters: FxHashSet::default(),
             k_clusters: FxHashSet::default(),
+            four_bs: FxHashSet::default(),
             options: options.clone(),
             settings: settings.clone(),
             progress,
@@ -219,9 +223,28 @@ impl Engine {
         Ok(infeasible)
     }
 
-    /// The number of cuts added: cluster and k-cluster cuts.
+    /// Adds `cut` as [`Engine::add_cut`] adds a cluster cut.
+    pub(super) fn add_four_b_cut(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        cut: &FourBCut,
+    ) -> Result<bool, ScipCallFailed> {
+        let name = format!("four_b_{}", self.four_bs.len());
+        let infeasible = self.add_row(
+            scip,
+            &name,
+            &cut.columns,
+            f64::NEG_INFINITY,
+            FOUR_B_UPPER,
+            false,
+        )?;
+        self.four_bs.insert(cut.nodes);
+        Ok(infeasible)
+    }
+
+    /// The number of cuts added: cluster, k-cluster and 4B cuts.
     pub(super) fn cut_count(&self) -> usize {
-        self.clusters.len() + self.k_clusters.len()
+        self.clusters.len() + self.k_clusters.len() + self.four_bs.len()
     }
 
     /// Adds the row `lower ≤ Σ columns ≤ upper` (unit coefficients) to the LP and the

@@ -125,13 +125,20 @@ pub struct ScipBcSettings {
     /// [`ScipBcSettings::arrow_fixing`] probes per node (strong branching on both
     /// children's LPs); 0 or 1: it branches on the most fractional one unprobed.
     pub arrow_probes: usize,
-    /// On large tables, leave the root once a third of the time limit has passed (no
-    /// limit: one window) and the bound gained over the last `root_stall_window` seconds
+    /// On large tables, leave the root once [`ScipBcSettings::root_stall_share`] of the
+    /// time limit has passed (no limit: one window) and the bound gained over the last `root_stall_window` seconds
     /// is less than this fraction of the gap between bound and incumbent; `0`: never
     /// (`root_stall`). Measured in README, "Large candidate sets".
     pub root_stall_gain: f64,
     /// The window of [`ScipBcSettings::root_stall_gain`], in seconds.
     pub root_stall_window: f64,
+    /// The share of the time limit the root of a large table always gets before
+    /// [`ScipBcSettings::root_stall_gain`] may end it.
+    pub root_stall_share: f64,
+    /// Whether the separator also adds violated 4B inequalities, facets of the
+    /// four-node family-variable polytope beyond the cluster constraints
+    /// (`bnsl_formulations::family::four_b`), at every node.
+    pub four_b_cuts: bool,
     /// The largest k of the k-cluster cuts separated at the root
     /// (`bnsl_formulations::family::k_cluster`); below 2: none.
     pub k_cluster_max: usize,
@@ -156,12 +163,14 @@ impl Default for ScipBcSettings {
             scip_cuts: None,
             scip_heuristics: None,
             k_cluster_max: 0,
+            four_b_cuts: false,
             arrow_branching: false,
             arrow_fixing: None,
             arrow_probes: 8,
             large_table_columns: 10_000,
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
+            root_stall_share: 1.0 / 3.0,
             params: Vec::new(),
         }
     }
@@ -230,6 +239,14 @@ impl ScipBcSettings {
                 "bnsl/root_stall_window" => {
                     settings.root_stall_window =
                         parse_non_negative(value).ok_or_else(|| bad("finite real ≥ 0"))?
+                }
+                "bnsl/root_stall_share" => {
+                    settings.root_stall_share = parse_non_negative(value)
+                        .filter(|share| *share <= 1.0)
+                        .ok_or_else(|| bad("real in [0, 1]"))?
+                }
+                "bnsl/four_b_cuts" => {
+                    settings.four_b_cuts = value.parse().map_err(|_| bad("bool"))?
                 }
                 "bnsl/k_cluster_max" => {
                     settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
@@ -713,6 +730,7 @@ impl ScipBranchAndCut {
             RootStall::new(RootStallRule {
                 gain,
                 window: self.settings.root_stall_window,
+                share: self.settings.root_stall_share,
             })
         })
     }

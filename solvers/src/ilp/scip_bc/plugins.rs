@@ -7,6 +7,7 @@ use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
 use crate::milp::{finite, SolverError};
 use crate::stop::StopToken;
+use bnsl_formulations::family::four_b::{separate_four_b, FourBCut};
 use bnsl_formulations::family::k_cluster::{separate_k_clusters, KClusterCut};
 use bnsl_formulations::family::separation::{SeparationOptions, Support};
 use bnsl_formulations::{ClusterCut, Dag, FamilyIlp};
@@ -35,8 +36,9 @@ impl ClusterSeparator {
         let values = engine.values(scip, sol)?;
         let cuts = find_cuts(&engine, scip, &values, depth)?;
         let k_cuts = find_k_cluster_cuts(&engine, &values, &cuts, depth);
+        let four_b_cuts = find_four_b_cuts(&engine, &values);
         engine.recycle(values);
-        if cuts.is_empty() && k_cuts.is_empty() {
+        if cuts.is_empty() && k_cuts.is_empty() && four_b_cuts.is_empty() {
             return Ok(ffi::SCIP_Result_SCIP_DIDNOTFIND);
         }
         for cut in &cuts {
@@ -46,6 +48,11 @@ impl ClusterSeparator {
         }
         for cut in &k_cuts {
             if engine.add_k_cluster_cut(scip, cut)? {
+                return Ok(ffi::SCIP_Result_SCIP_CUTOFF);
+            }
+        }
+        for cut in &four_b_cuts {
+            if engine.add_four_b_cut(scip, cut)? {
                 return Ok(ffi::SCIP_Result_SCIP_CUTOFF);
             }
         }
@@ -126,6 +133,23 @@ fn find_k_cluster_cuts(
     .into_iter()
     .filter(|cut| !engine.k_clusters.contains(&(cut.cluster.clone(), cut.k)))
     .collect()
+}
+
+/// The 4B inequalities ([`separate_four_b`]) that `values` violate, when
+/// `bnsl/four_b_cuts` is on; none already added.
+fn find_four_b_cuts(engine: &Engine, values: &[f64]) -> Vec<FourBCut> {
+    if !engine.settings.four_b_cuts {
+        return Vec::new();
+    }
+    let options = &engine.options.separation;
+    let support = Support::new(&engine.ilp, values);
+    separate_four_b(
+        &engine.ilp,
+        &support,
+        options.min_violation,
+        options.max_cuts,
+        |nodes| engine.four_bs.contains(nodes),
+    )
 }
 
 /// Seconds left before SCIP's time limit (`None`: no limit).

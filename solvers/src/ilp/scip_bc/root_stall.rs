@@ -14,17 +14,17 @@ use std::collections::VecDeque;
 use std::ffi::CStr;
 use std::os::raw::c_int;
 
-/// The share of the time limit the root always gets.
-const EARLIEST_SHARE: f64 = 1.0 / 3.0;
-
-/// The rule: leave the root when the bound gained over the last `window` seconds is
-/// less than `gain` times the gap between bound and incumbent.
+/// The rule: once `share` of the time limit has passed, leave the root when the bound
+/// gained over the last `window` seconds is less than `gain` times the gap between bound
+/// and incumbent.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct RootStallRule {
     /// Fraction of the gap.
     pub gain: f64,
     /// Seconds.
     pub window: f64,
+    /// Fraction of the time limit the root always gets.
+    pub share: f64,
 }
 
 /// The rule's state over one solve.
@@ -100,7 +100,7 @@ impl RootStall {
     }
 
     /// Records the root's `bound` at solving time `now` and whether the rule holds: at
-    /// least a third of the time `limit` has passed (no limit: one window), and the
+    /// least the rule's share of the time `limit` has passed (no limit: one window), and the
     /// bound gained since a window ago is less than the rule's fraction of the gap to
     /// `incumbent` (none: infinite, never).
     fn observe(&mut self, now: f64, bound: f64, incumbent: f64, limit: Option<f64>) -> bool {
@@ -108,7 +108,7 @@ impl RootStall {
         while self.history.len() > 2 && self.history[1].0 <= now - self.rule.window {
             self.history.pop_front();
         }
-        let earliest = limit.map_or(self.rule.window, |limit| limit * EARLIEST_SHARE);
+        let earliest = limit.map_or(self.rule.window, |limit| limit * self.rule.share);
         let (then, old) = self.history[0];
         let gap = (bound - incumbent).abs();
         now >= earliest
@@ -147,7 +147,11 @@ mod tests {
     use super::*;
 
     fn rule(gain: f64, window: f64) -> RootStall {
-        RootStall::new(RootStallRule { gain, window })
+        RootStall::new(RootStallRule {
+            gain,
+            window,
+            share: 1.0 / 3.0,
+        })
     }
 
     #[test]
@@ -164,6 +168,21 @@ mod tests {
             "before a third"
         );
         assert!(stall.observe(300.0, -1000.7, -1100.0, Some(900.0)));
+    }
+
+    #[test]
+    fn the_share_sets_the_earliest_end() {
+        let mut stall = RootStall::new(RootStallRule {
+            gain: 0.01,
+            window: 100.0,
+            share: 1.0 / 6.0,
+        });
+        assert!(!stall.observe(0.0, -1000.0, -1100.0, Some(900.0)));
+        assert!(
+            !stall.observe(149.0, -1000.1, -1100.0, Some(900.0)),
+            "before a sixth"
+        );
+        assert!(stall.observe(150.0, -1000.2, -1100.0, Some(900.0)));
     }
 
     #[test]

@@ -140,13 +140,14 @@ proptest! {
 
     /// The large-table settings (root without SCIP's stall limit or left at once by the
     /// root-stall rule, SCIP's heuristics and separators off, the start before the root)
-    /// and k-cluster cuts keep the optimum.
+    /// and k-cluster and 4B cuts keep the optimum.
     #[test]
     fn large_table_settings_and_k_cluster_cuts_keep_the_optimum(
         t in arb_table(),
         shift in 0usize..8,
         large in any::<bool>(),
         k_cluster_max in 0usize..4,
+        four_b_cuts in any::<bool>(),
         arrows in any::<bool>(),
         leave_root in any::<bool>(),
         probes in 0usize..4,
@@ -155,6 +156,7 @@ proptest! {
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             k_cluster_max,
+            four_b_cuts,
             arrow_branching: arrows,
             arrow_probes: probes,
             // Leaves the root at its first round: the tree finishes without root cuts.
@@ -304,6 +306,33 @@ fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     }
 }
 
+/// With 4B cuts on, the dense table's LP solutions violate some (they are added) and the
+/// optimum is kept, at the root and, with the root left at once, in the tree.
+#[test]
+fn four_b_cuts_are_added_and_keep_the_optimum() {
+    let t = dense(9);
+    for leave_root in [false, true] {
+        let settings = ScipBcSettings {
+            four_b_cuts: true,
+            large_table_columns: if leave_root { 0 } else { usize::MAX },
+            root_stall_gain: 1e9,
+            root_stall_window: 0.0,
+            ..ScipBcSettings::default()
+        };
+        let outcome = solve(&t, settings.clone(), &IlpOptions::default());
+        assert_optimal(&t, &outcome);
+        let without = solve(
+            &t,
+            ScipBcSettings {
+                four_b_cuts: false,
+                ..settings
+            },
+            &IlpOptions::default(),
+        );
+        assert_ne!(outcome.cuts, without.cuts, "no 4B cut added");
+    }
+}
+
 #[test]
 fn set_packing_rows_initial_or_lazy_keep_the_optimum() {
     let t = dense(8);
@@ -334,13 +363,19 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/arrow_probes", "3"),
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
+        ("bnsl/root_stall_share", "0.25"),
+        ("bnsl/four_b_cuts", "true"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
     assert!(s.arrow_branching);
+    assert!(s.four_b_cuts);
     assert_eq!(s.arrow_fixing, Some(false));
     assert_eq!(s.arrow_probes, 3);
-    assert_eq!((s.root_stall_gain, s.root_stall_window), (0.02, 60.0));
+    assert_eq!(
+        (s.root_stall_gain, s.root_stall_window, s.root_stall_share),
+        (0.02, 60.0, 0.25)
+    );
     assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);
@@ -359,6 +394,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_gain", "NaN"),
         ("bnsl/root_stall_window", "-5"),
         ("bnsl/root_stall_window", "inf"),
+        ("bnsl/root_stall_share", "1.5"),
+        ("bnsl/root_stall_share", "-0.1"),
     ] {
         assert!(
             matches!(
