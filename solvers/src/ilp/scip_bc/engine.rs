@@ -78,6 +78,9 @@ pub(super) struct Engine {
     pub k_clusters: FxHashSet<(VarSet, usize)>,
     /// The nodes of the 4B inequalities added ([`FourBCut::nodes`]).
     pub four_bs: FxHashSet<[usize; 4]>,
+    /// Whether the separator adds 4B inequalities ([`ScipBcSettings::four_b_cuts`],
+    /// resolved for the solve).
+    pub four_b_cuts: bool,
     /// Separation and heuristic settings.
     pub options: IlpOptions,
     /// Engine settings.
@@ -121,6 +124,7 @@ impl Engine {
             clusters: FxHashSet::default(),
             k_clusters: FxHashSet::default(),
             four_bs: FxHashSet::default(),
+            four_b_cuts: settings.four_b_cuts == Some(true),
             options: options.clone(),
             settings: settings.clone(),
             progress,

@@ -137,8 +137,10 @@ pub struct ScipBcSettings {
     pub root_stall_share: f64,
     /// Whether the separator also adds violated 4B inequalities, facets of the
     /// four-node family-variable polytope beyond the cluster constraints
-    /// (`bnsl_formulations::family::four_b`), at every node.
-    pub four_b_cuts: bool,
+    /// (`bnsl_formulations::family::four_b`), at every node; `None`: in optimising
+    /// solves of tables that are not large (with `SMALL_TABLE_PARAMS`), not in a
+    /// collection. Measured in README, "Large candidate sets".
+    pub four_b_cuts: Option<bool>,
     /// The largest k of the k-cluster cuts separated at the root
     /// (`bnsl_formulations::family::k_cluster`); below 2: none.
     pub k_cluster_max: usize,
@@ -163,7 +165,7 @@ impl Default for ScipBcSettings {
             scip_cuts: None,
             scip_heuristics: None,
             k_cluster_max: 0,
-            four_b_cuts: false,
+            four_b_cuts: None,
             arrow_branching: false,
             arrow_fixing: None,
             arrow_probes: 8,
@@ -246,7 +248,7 @@ impl ScipBcSettings {
                         .ok_or_else(|| bad("real in [0, 1]"))?
                 }
                 "bnsl/four_b_cuts" => {
-                    settings.four_b_cuts = value.parse().map_err(|_| bad("bool"))?
+                    settings.four_b_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
                 }
                 "bnsl/k_cluster_max" => {
                     settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
@@ -270,6 +272,7 @@ impl ScipBcSettings {
             sub_ip_depth: Some(self.sub_ip_depth.unwrap_or(0)),
             scip_cuts: Some(self.scip_cuts.unwrap_or(false)),
             scip_heuristics: Some(self.scip_heuristics.unwrap_or(false)),
+            four_b_cuts: Some(self.four_b_cuts.unwrap_or(false)),
             ..self.clone()
         }
     }
@@ -334,6 +337,13 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
     ("heuristics/locks/freq", "-1"),
     ("separating/zerohalf/maxroundsroot", "-1"),
 ];
+
+/// SCIP parameters of the optimising solves of tables that are not large: SCIP's
+/// reliability branching gives up its strong branching after one candidate that does
+/// not beat the best (GOBNILP's setting; SCIP: 9). With the 4B cuts, on by default on
+/// these tables ([`ScipBcSettings::four_b_cuts`]), the trees are smaller and strong
+/// branching is most of their time (README, "Large candidate sets").
+const SMALL_TABLE_PARAMS: &[(&str, &str)] = &[("branching/relpscost/maxlookahead", "1")];
 
 /// SCIP parameters of the solves of large tables
 /// ([`ScipBcSettings::large_table_columns`]).
@@ -425,8 +435,12 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 progress,
             )
         }));
-        engine.borrow_mut().root_stall = self.root_stall(ilp);
         let large = self.is_large(ilp);
+        {
+            let mut engine = engine.borrow_mut();
+            engine.root_stall = self.root_stall(ilp);
+            engine.four_b_cuts = self.settings.four_b_cuts.unwrap_or(!large);
+        }
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
         if self.settings.arrow_fixing.unwrap_or(large) {
             arrow_branch::include(scip.scip_ptr(), &engine, ilp, self.settings.arrow_probes)
@@ -439,7 +453,12 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         } else if let Some(dag) = &options.start {
             add_start(&mut scip, ilp, &vars, &links, dag);
         }
-        scip = self.set_params(scip, options, large)?;
+        let table_params = if large {
+            LARGE_TABLE_PARAMS
+        } else {
+            SMALL_TABLE_PARAMS
+        };
+        scip = self.set_params(scip, options, table_params)?;
         let solved = run(scip, options.limits.verbose)?;
         let held_back = engine.borrow_mut().pending_start.take();
         let mut outcome = read_outcome(
@@ -497,7 +516,7 @@ impl ScipBranchAndCut {
         let mut scip = self.include_plugins(scip, &engine, true)?;
         collector::include(scip.scip_ptr(), &collector)
             .map_err(failed("including the collection handler"))?;
-        scip = self.set_params(scip, &options, false)?;
+        scip = self.set_params(scip, &options, &[])?;
         let limit = search_limit(settings.threshold);
         // SAFETY: the live instance, in the problem stage.
         engine::check(unsafe { ffi::SCIPsetObjlimit(scip.scip_ptr(), limit) })
@@ -740,13 +759,13 @@ impl ScipBranchAndCut {
         ilp.num_columns() >= self.settings.large_table_columns
     }
 
-    /// The engine's SCIP parameters (those of a `large` table's solve included), then
-    /// the limits, then the user's pass-through ones.
+    /// The engine's SCIP parameters (`ALWAYS_PARAMS`, then `table_params`), then the
+    /// limits, then the user's pass-through ones.
     fn set_params(
         &self,
         scip: Model<ProblemCreated>,
         options: &IlpOptions,
-        large: bool,
+        table_params: &[(&str, &str)],
     ) -> Result<Model<ProblemCreated>, SolverError> {
         let ptr = scip.scip_ptr();
         let rule = &self.settings.sub_ip_branching;
@@ -758,11 +777,7 @@ impl ScipBranchAndCut {
                 )));
             }
         }
-        for (name, value) in
-            ALWAYS_PARAMS
-                .iter()
-                .chain(if large { LARGE_TABLE_PARAMS } else { &[] })
-        {
+        for (name, value) in ALWAYS_PARAMS.iter().chain(table_params) {
             params::set(ptr, name, value).map_err(|e| error(e.to_string()))?;
         }
         let limits = &options.limits;

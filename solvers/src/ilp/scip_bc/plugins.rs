@@ -136,9 +136,9 @@ fn find_k_cluster_cuts(
 }
 
 /// The 4B inequalities ([`separate_four_b`]) that `values` violate, when
-/// `bnsl/four_b_cuts` is on; none already added.
+/// they are on for the solve (`bnsl/four_b_cuts`); none already added.
 fn find_four_b_cuts(engine: &Engine, values: &[f64]) -> Vec<FourBCut> {
-    if !engine.settings.four_b_cuts {
+    if !engine.four_b_cuts {
         return Vec::new();
     }
     let options = &engine.options.separation;

@@ -156,7 +156,7 @@ proptest! {
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             k_cluster_max,
-            four_b_cuts,
+            four_b_cuts: Some(four_b_cuts),
             arrow_branching: arrows,
             arrow_probes: probes,
             // Leaves the root at its first round: the tree finishes without root cuts.
@@ -313,7 +313,7 @@ fn four_b_cuts_are_added_and_keep_the_optimum() {
     let t = dense(9);
     for leave_root in [false, true] {
         let settings = ScipBcSettings {
-            four_b_cuts: true,
+            four_b_cuts: Some(true),
             large_table_columns: if leave_root { 0 } else { usize::MAX },
             root_stall_gain: 1e9,
             root_stall_window: 0.0,
@@ -324,7 +324,7 @@ fn four_b_cuts_are_added_and_keep_the_optimum() {
         let without = solve(
             &t,
             ScipBcSettings {
-                four_b_cuts: false,
+                four_b_cuts: Some(false),
                 ..settings
             },
             &IlpOptions::default(),
@@ -369,7 +369,7 @@ fn settings_parse_engine_and_scip_parameters() {
     ]))
     .unwrap();
     assert!(s.arrow_branching);
-    assert!(s.four_b_cuts);
+    assert_eq!(s.four_b_cuts, Some(true));
     assert_eq!(s.arrow_fixing, Some(false));
     assert_eq!(s.arrow_probes, 3);
     assert_eq!(
