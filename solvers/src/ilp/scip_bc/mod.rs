@@ -126,9 +126,10 @@ pub struct ScipBcSettings {
     /// children's LPs); 0 or 1: it branches on the most fractional one unprobed.
     pub arrow_probes: usize,
     /// On large tables, leave the root once [`ScipBcSettings::root_stall_share`] of the
-    /// time limit has passed (no limit: one window) and the bound gained over the last `root_stall_window` seconds
-    /// is less than this fraction of the gap between bound and incumbent; `0`: never
-    /// (`root_stall`). Measured in README, "Large candidate sets".
+    /// time limit has passed (no limit: one window) and the bound gained over the last
+    /// `root_stall_window` seconds is less than this fraction of the gap between bound
+    /// and incumbent; `0`: never (`root_stall`). Measured in README, "Large candidate
+    /// sets".
     pub root_stall_gain: f64,
     /// The window of [`ScipBcSettings::root_stall_gain`], in seconds.
     pub root_stall_window: f64,
