@@ -79,7 +79,7 @@ pub(super) struct Engine {
     /// The nodes of the 4B inequalities added ([`FourBCut::nodes`]).
     pub four_bs: FxHashSet<[usize; 4]>,
     /// Whether the separator adds 4B inequalities ([`ScipBcSettings::four_b_cuts`],
-    /// resolved for the solve).
+    /// resolved for this table).
     pub four_b_cuts: bool,
     /// Separation and heuristic settings.
     pub options: IlpOptions,
@@ -114,6 +114,7 @@ impl Engine {
         settings: &ScipBcSettings,
         progress: &dyn Fn(&IlpProgress),
     ) -> Self {
+        let four_b_cuts = settings.four_b_cuts_for(ilp);
         // SAFETY: lifetimes only; the caller guarantees the referents outlive the engine.
         let ilp: FamilyIlp<'static> = unsafe { std::mem::transmute(ilp.clone()) };
         let progress: &'static dyn Fn(&IlpProgress) = unsafe { std::mem::transmute(progress) };
@@ -124,7 +125,7 @@ impl Engine {
             clusters: FxHashSet::default(),
             k_clusters: FxHashSet::default(),
             four_bs: FxHashSet::default(),
-            four_b_cuts: settings.four_b_cuts == Some(true),
+            four_b_cuts,
             options: options.clone(),
             settings: settings.clone(),
             progress,
@@ -215,14 +216,7 @@ impl Engine {
         cut: &KClusterCut,
     ) -> Result<bool, ScipCallFailed> {
         let name = format!("k_cluster_{}", self.k_clusters.len());
-        let infeasible = self.add_row(
-            scip,
-            &name,
-            &cut.columns,
-            f64::NEG_INFINITY,
-            cut.upper(),
-            false,
-        )?;
+        let infeasible = self.add_at_most(scip, &name, &cut.columns, cut.upper())?;
         self.k_clusters.insert((cut.cluster.clone(), cut.k));
         Ok(infeasible)
     }
@@ -234,14 +228,7 @@ impl Engine {
         cut: &FourBCut,
     ) -> Result<bool, ScipCallFailed> {
         let name = format!("four_b_{}", self.four_bs.len());
-        let infeasible = self.add_row(
-            scip,
-            &name,
-            &cut.columns,
-            f64::NEG_INFINITY,
-            FOUR_B_UPPER,
-            false,
-        )?;
+        let infeasible = self.add_at_most(scip, &name, &cut.columns, FOUR_B_UPPER)?;
         self.four_bs.insert(cut.nodes);
         Ok(infeasible)
     }
@@ -249,6 +236,17 @@ impl Engine {
     /// The number of cuts added: cluster, k-cluster and 4B cuts.
     pub(super) fn cut_count(&self) -> usize {
         self.clusters.len() + self.k_clusters.len() + self.four_bs.len()
+    }
+
+    /// Adds the row `Σ columns ≤ upper` as [`Engine::add_row`], not forced.
+    fn add_at_most(
+        &mut self,
+        scip: *mut ffi::SCIP,
+        name: &str,
+        columns: &[usize],
+        upper: f64,
+    ) -> Result<bool, ScipCallFailed> {
+        self.add_row(scip, name, columns, f64::NEG_INFINITY, upper, false)
     }
 
     /// Adds the row `lower ≤ Σ columns ≤ upper` (unit coefficients) to the LP and the

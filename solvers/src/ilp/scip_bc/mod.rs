@@ -278,6 +278,17 @@ impl ScipBcSettings {
         }
     }
 
+    /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).
+    fn is_large(&self, ilp: &FamilyIlp<'_>) -> bool {
+        ilp.num_columns() >= self.large_table_columns
+    }
+
+    /// Whether a solve of `ilp` under these settings separates 4B inequalities
+    /// ([`ScipBcSettings::four_b_cuts`]; a collection's settings always say).
+    fn four_b_cuts_for(&self, ilp: &FamilyIlp<'_>) -> bool {
+        self.four_b_cuts.unwrap_or(!self.is_large(ilp))
+    }
+
     /// The depth limit of the sub-IP ([`ScipBcSettings::sub_ip_depth`]).
     pub(crate) fn sub_ip_depth(&self) -> i32 {
         self.sub_ip_depth.unwrap_or(i32::MAX)
@@ -436,12 +447,8 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 progress,
             )
         }));
-        let large = self.is_large(ilp);
-        {
-            let mut engine = engine.borrow_mut();
-            engine.root_stall = self.root_stall(ilp);
-            engine.four_b_cuts = self.settings.four_b_cuts.unwrap_or(!large);
-        }
+        engine.borrow_mut().root_stall = self.root_stall(ilp);
+        let large = self.settings.is_large(ilp);
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
         if self.settings.arrow_fixing.unwrap_or(large) {
             arrow_branch::include(scip.scip_ptr(), &engine, ilp, self.settings.arrow_probes)
@@ -746,18 +753,13 @@ impl ScipBranchAndCut {
     /// The root-stall rule of a solve of `ilp`: large tables only, when the gain is set.
     fn root_stall(&self, ilp: &FamilyIlp<'_>) -> Option<RootStall> {
         let gain = self.settings.root_stall_gain;
-        (self.is_large(ilp) && gain > 0.0).then(|| {
+        (self.settings.is_large(ilp) && gain > 0.0).then(|| {
             RootStall::new(RootStallRule {
                 gain,
                 window: self.settings.root_stall_window,
                 share: self.settings.root_stall_share,
             })
         })
-    }
-
-    /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).
-    fn is_large(&self, ilp: &FamilyIlp<'_>) -> bool {
-        ilp.num_columns() >= self.settings.large_table_columns
     }
 
     /// The engine's SCIP parameters (`ALWAYS_PARAMS`, then `table_params`), then the
