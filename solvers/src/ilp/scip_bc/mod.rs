@@ -352,10 +352,17 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 
 /// SCIP parameters of the optimising solves of tables that are not large: SCIP's
 /// reliability branching gives up its strong branching after one candidate that does
-/// not beat the best (GOBNILP's setting; SCIP: 9). With the 4B cuts, on by default on
-/// these tables ([`ScipBcSettings::four_b_cuts`]), the trees are smaller and strong
-/// branching is most of their time (README, "Large candidate sets").
-const SMALL_TABLE_PARAMS: &[(&str, &str)] = &[("branching/relpscost/maxlookahead", "1")];
+/// not beat the best (GOBNILP's setting; SCIP: 9), and the global cut pool is separated
+/// at every node (GOBNILP's setting; SCIP: at depths that are multiples of 10), so the
+/// cluster cuts that left the LP as removable rows come back wherever they are
+/// violated. With the 4B cuts, on by default on these tables
+/// ([`ScipBcSettings::four_b_cuts`]), the trees are smaller and strong branching is
+/// most of their time; with the pool at every node they take fewer nodes again (README,
+/// "Large candidate sets").
+const SMALL_TABLE_PARAMS: &[(&str, &str)] = &[
+    ("branching/relpscost/maxlookahead", "1"),
+    ("separating/poolfreq", "1"),
+];
 
 /// SCIP parameters of the solves of large tables
 /// ([`ScipBcSettings::large_table_columns`]).
