@@ -618,3 +618,43 @@ fn cbc_node_cuts_from_two_threads_reach_scips_optimum() {
     );
     assert!((a - b).abs() < 1e-6, "SCIP {a}, CBC {b}");
 }
+
+/// `--solver-log` prints each back-end's log on stderr and leaves stdout to bnsl's
+/// result: the `--json` object parses, for a solve and for a collection.
+#[test]
+fn the_solver_log_goes_to_stderr_and_the_json_to_stdout() {
+    let file = scores("child_1000.BDeu1.palim3.jkl");
+    for (backend, log_line) in [
+        ("scip", "SCIP Status"),
+        ("highs", "HiGHS"),
+        ("cbc", "Optimal objective"),
+    ] {
+        let args = ilp_args(&file, &["--backend", backend, "--solver-log", "--json"]);
+        let out = bnsl(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{backend}: {err}");
+        assert!(
+            err.contains(log_line),
+            "{backend}: no log on stderr:\n{err}"
+        );
+        let r: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{backend}: stdout is not one JSON object ({e})"));
+        assert_eq!(r["status"], "optimal", "{r}");
+    }
+    let collect = [
+        "learn",
+        &file,
+        "--collect",
+        "--bayes-factor",
+        "3",
+        "--backend",
+        "scip",
+        "--solver-log",
+        "--json",
+    ];
+    let out = bnsl(&collect);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && err.contains("SCIP Status"), "{err}");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(r["engine"], "branch_and_cut", "{r}");
+}

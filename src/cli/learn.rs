@@ -173,7 +173,8 @@ pub(crate) struct IlpArgs {
     /// cycles; on alarm_10000 the plain rounds reach the better bound. See README.
     #[arg(long)]
     pub no_node_cuts: bool,
-    /// Print the back-end's own log.
+    /// Print the back-end's own log, on standard error (standard output keeps bnsl's
+    /// result, e.g. the `--json` object).
     #[arg(long)]
     pub solver_log: bool,
     /// Write progress (incumbent, bound, gap, cuts, nodes, rounds) as plain lines on
@@ -749,6 +750,10 @@ fn write_certificate_of(
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    if args.ilp.solver_log {
+        super::native_stdout::send_native_logs_to_stderr()
+            .context("could not send the solver log to standard error")?;
+    }
     if args.collect.collect {
         return super::collect::run(args);
     }

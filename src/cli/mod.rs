@@ -2,7 +2,6 @@
 //! `run` function.
 
 use clap::{Parser, Subcommand};
-use std::io::Write;
 use std::process::ExitCode;
 
 mod bench;
@@ -12,6 +11,7 @@ mod decode;
 mod export;
 mod learn;
 mod mb;
+mod native_stdout;
 mod progress;
 mod sample;
 mod score;
@@ -93,10 +93,9 @@ pub(crate) fn parse_width(text: &str) -> Result<usize, String> {
 /// Writes to standard output, returning the write's error (a closed pipe, a full disk)
 /// where `print!` would panic; the caller passes it on, and `main` ends quietly on a
 /// closed pipe and with an error otherwise.
+/// With `--solver-log`, standard output is the copy kept by module `native_stdout`.
 pub(crate) fn out(text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_fmt(text)?;
-    stdout.flush()
+    native_stdout::write_results(text)
 }
 
 /// Whether `error` comes from writing to a pipe whose reader has gone (`bnsl … | head`).
