@@ -81,9 +81,9 @@ pub enum WarmStart {
     /// candidate takes its best candidate inside that set.
     Dag(PathBuf),
     /// Run k-tree sampling (Nie et al. 2016, §4, Algorithm 1 in this version) with these
-    /// limits and seed first, for the run's treewidth bound (n − 1 without one), and
-    /// start from its DAG.
-    Ktree(AsobsOptions, KtreeVersion),
+    /// limits and seed first, for the run's treewidth bound (n − 1 without one), with
+    /// climbs of this many steps, and start from its DAG.
+    Ktree(AsobsOptions, KtreeVersion, u64),
 }
 
 impl IlpSettings {
@@ -224,9 +224,9 @@ fn warm_start(
 ) -> Result<Option<f64>, LearnError> {
     let began = Instant::now();
     let found = match source {
-        WarmStart::Ktree(heuristic, version) => {
+        WarmStart::Ktree(heuristic, version, climb) => {
             let width = width.unwrap_or(table.n().saturating_sub(1));
-            let ktree = ktree_options(width, *version, heuristic);
+            let ktree = ktree_options(width, *version, *climb, heuristic);
             heuristic_start(
                 "ktree",
                 ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score)),

@@ -19,7 +19,7 @@ use bnsl_formulations::{Dag, ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{
     asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, KtreeOptions,
-    KtreeVersion, Rule,
+    KtreeVersion, Rule, DEFAULT_CLIMB_STEPS,
 };
 use bnsl_solvers::maxsat::MaxSatOptions;
 use bnsl_solvers::StopToken;
@@ -269,6 +269,9 @@ pub struct LearnOptions {
     pub treewidth: Option<usize>,
     /// What [`Method::Ktree`] does in each sampled k-tree.
     pub ktree_version: KtreeVersion,
+    /// Steps of each [`Method::Ktree`] restart's climb over codes
+    /// ([`KtreeOptions::climb_steps`]).
+    pub ktree_climb: u64,
     /// Settings of [`Method::Maxsat`] (its token is replaced by `stop`).
     pub maxsat: MaxSatOptions,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
@@ -288,6 +291,7 @@ impl LearnOptions {
             constraints: StructuralConstraints::default(),
             treewidth: None,
             ktree_version: KtreeVersion::default(),
+            ktree_climb: DEFAULT_CLIMB_STEPS,
             maxsat: MaxSatOptions::default(),
             stop: StopToken::new(),
         }
@@ -317,6 +321,7 @@ fn run_ktree_search(
                         KtreeVersion::Two => 2,
                     }),
                 ),
+                ("ktree_climb", json!(options.climb_steps)),
             ];
             record_heuristic(report, res.dag, fields);
             Ok(Some(res.elimination_order))
@@ -466,7 +471,7 @@ pub fn learn(
         Method::Ilp => {
             let mut ilp = opts.ilp.clone();
             ilp.options.limits.stop = opts.stop.clone();
-            if let Some(WarmStart::Asobs(heuristic) | WarmStart::Ktree(heuristic, _)) =
+            if let Some(WarmStart::Asobs(heuristic) | WarmStart::Ktree(heuristic, _, _)) =
                 &mut ilp.warm_start
             {
                 heuristic.stop = opts.stop.clone();
@@ -494,7 +499,7 @@ pub fn learn(
                 ..opts.heuristic.clone()
             };
             let width = opts.treewidth.unwrap_or(table.n().saturating_sub(1));
-            let options = ktree_options(width, opts.ktree_version, &heuristic);
+            let options = ktree_options(width, opts.ktree_version, opts.ktree_climb, &heuristic);
             elimination_order = run_ktree_search(table, &options, &mut report, observer)?;
         }
         Method::Maxsat => {

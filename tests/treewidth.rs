@@ -264,6 +264,8 @@ fn ktree_sampling_learns_within_the_bound() {
             "3",
             "--restarts",
             "300",
+            "--ktree-climb",
+            "30",
             "--seed",
             "5",
             "--json",
@@ -272,6 +274,7 @@ fn ktree_sampling_learns_within_the_bound() {
         assert_eq!(r["status"], "feasible");
         assert_eq!(r["restarts"], 300);
         assert_eq!(r["ktree_version"].to_string(), version);
+        assert_eq!(r["ktree_climb"], 30);
         assert!(r["treewidth"].as_u64().unwrap() <= 3);
         let again = run_json(&args);
         assert_eq!(r["parents"], again["parents"]);
@@ -295,6 +298,10 @@ fn ktree_sampling_learns_within_the_bound() {
     fails_with(
         &["learn", &scores, "--treewidth", "3", "--ktree-version", "1"],
         &["--ktree-version needs --method ktree or --warm-start ktree"],
+    );
+    fails_with(
+        &["learn", &scores, "--treewidth", "3", "--ktree-climb", "10"],
+        &["--ktree-climb needs --method ktree or --warm-start ktree"],
     );
     fails_with(
         &["learn", &scores, "--method", "ktree"],

@@ -17,7 +17,7 @@ use bnsl::report::{LearnReport, Status};
 use bnsl_formulations::bounded_treewidth::TreewidthForm;
 use bnsl_formulations::{ScoreTable, StructuralConstraints};
 use bnsl_solvers::dp::DpOptions;
-use bnsl_solvers::heuristics::{AsobsOptions, KtreeVersion, LocalSearch};
+use bnsl_solvers::heuristics::{AsobsOptions, KtreeVersion, LocalSearch, DEFAULT_CLIMB_STEPS};
 use bnsl_solvers::ilp::certification::{CertifyOptions, CertifyProgress};
 use bnsl_solvers::ilp::IlpOptions;
 use bnsl_solvers::interrupt;
@@ -401,6 +401,7 @@ impl IlpArgs {
                     WarmStartArg::Ktree(seconds) => WarmStart::Ktree(
                         heuristic(seconds),
                         search.ktree_version.unwrap_or_default(),
+                        search.ktree_climb.unwrap_or(DEFAULT_CLIMB_STEPS),
                     ),
                     WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
                 }
@@ -464,6 +465,11 @@ pub(crate) struct OrderSearchArgs {
     /// best DAG inside it exactly, at a cost of (k+1)!·3^k per node (widths up to 6).
     #[arg(long, value_name = "1|2", value_parser = parse_ktree_version)]
     pub ktree_version: Option<KtreeVersion>,
+    /// Steps of each k-tree restart's climb: a step replaces one symbol of the k-tree's
+    /// code, and the new k-tree is kept when its network scores at least as well
+    /// (default 50000; 0 samples only, as Nie et al. 2016 do).
+    #[arg(long, value_name = "STEPS")]
+    pub ktree_climb: Option<u64>,
 }
 
 /// Parses `--ktree-version`.
@@ -541,6 +547,9 @@ impl OrderSearchArgs {
         }
         if self.ktree_version.is_some() && method != Method::Ktree && !ktree_start {
             bail!("--ktree-version needs --method ktree or --warm-start ktree");
+        }
+        if self.ktree_climb.is_some() && method != Method::Ktree && !ktree_start {
+            bail!("--ktree-climb needs --method ktree or --warm-start ktree");
         }
         let given = self.restarts.is_some() || local;
         if !runs_asobs && method != Method::Ktree && !ktree_start && given {
@@ -803,6 +812,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         constraints,
         treewidth: args.treewidth,
         ktree_version: args.search.ktree_version.unwrap_or_default(),
+        ktree_climb: args.search.ktree_climb.unwrap_or(DEFAULT_CLIMB_STEPS),
         maxsat: MaxSatOptions {
             algorithm: args.maxsat_algorithm.map(Into::into).unwrap_or_default(),
             time_limit: args.run.time_limit.map(Duration::from_secs_f64),

@@ -21,7 +21,9 @@ mod search;
 
 pub use asobs::asobs_network;
 pub(crate) use budget::Budget;
-pub use ktree::{ktree_search, KtreeOptions, KtreeResult, KtreeVersion, VERSION_1_MAX_WIDTH};
+pub use ktree::{
+    ktree_search, KtreeOptions, KtreeResult, KtreeVersion, DEFAULT_CLIMB_STEPS, VERSION_1_MAX_WIDTH,
+};
 pub(crate) use local_search::swap_search;
 pub use network::Network;
 pub use obs::obs_network;

@@ -63,12 +63,22 @@ impl Code {
         root.sort_unstable();
         let m = n - k;
         let sequence = (0..m.saturating_sub(1))
-            .map(|_| match rng.gen_range(0..k * m + 1) {
-                0 => Symbol::Root,
-                s => Symbol::Node((s - 1) / k, (s - 1) % k),
-            })
+            .map(|_| uniform_symbol(k, m, rng))
             .collect();
         Code { root, sequence }
+    }
+
+    /// The code with one uniformly chosen symbol of its sequence replaced by a uniform
+    /// symbol (a step of the climb over codes); `None` when the sequence is empty.
+    pub(crate) fn neighbour(&self, n: usize, rng: &mut impl Rng) -> Option<Code> {
+        if self.sequence.is_empty() {
+            return None;
+        }
+        let k = self.root.len();
+        let mut next = self.clone();
+        let at = rng.gen_range(0..next.sequence.len());
+        next.sequence[at] = uniform_symbol(k, n - k, rng);
+        Some(next)
     }
 
     /// The k-tree of the code over `n` nodes.
@@ -118,6 +128,14 @@ impl Code {
             clique,
             adjacent,
         }
+    }
+}
+
+/// A uniform symbol over the root and the `m` nodes outside it with a label in `0..k`.
+fn uniform_symbol(k: usize, m: usize, rng: &mut impl Rng) -> Symbol {
+    match rng.gen_range(0..k * m + 1) {
+        0 => Symbol::Root,
+        s => Symbol::Node((s - 1) / k, (s - 1) % k),
     }
 }
 
