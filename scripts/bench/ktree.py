@@ -12,7 +12,8 @@ checked by `bnsl verify --treewidth W --decomposition`.
 Usage: scripts/bench/ktree.py BIN
 Environment: DATA (comma list, default the paper's and the issue's sets), WIDTHS
              (default 4,10), VERSIONS (default 1,2), SEEDS (default 10), BUDGET (seconds,
-             default 60).
+             default 60), CLIMB (steps of each restart's climb, `--ktree-climb`; default
+             bnsl's, 0 for the paper's sampling alone).
 """
 import json
 import os
@@ -71,6 +72,7 @@ def main():
     seeds = int(os.environ.get("SEEDS", "10"))
     work = tempfile.mkdtemp(prefix="bnsl_ktree_")
     versions = env_list("VERSIONS", "1,2")
+    climb = ["--ktree-climb", os.environ["CLIMB"]] if os.environ.get("CLIMB") else []
     head = "".join(f" V{v} min | V{v} median | V{v} max |" for v in versions)
     print(f"| data | n | W |{head} MILP incumbent | MILP bound |")
     print("|---|---|---|" + "---|" * (3 * len(versions)) + "---|---|")
@@ -90,7 +92,8 @@ def main():
                 found = []
                 for seed in range(1, seeds + 1):
                     r = run(binary, scores, w, ["--method", "ktree", "--ktree-version", v,
-                                                "--time-limit", budget, "--seed", str(seed)])
+                                                "--time-limit", budget, "--seed", str(seed)]
+                                 + climb)
                     if r and r.get("score") is not None and r["status"] != "UNVERIFIED":
                         found.append(r["score"])
                 cells.append(summary(found))
