@@ -241,11 +241,20 @@ pub(crate) struct Found {
 impl Found {
     /// Higher score wins; equal scores go to the lower restart index.
     fn beats(&self, other: &Found) -> bool {
-        match self.net.score.total_cmp(&other.net.score) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Less => false,
-            std::cmp::Ordering::Equal => self.restart < other.restart,
-        }
+        ranks_above(
+            (self.net.score, self.restart),
+            (other.net.score, other.restart),
+        )
+    }
+}
+
+/// Whether the network of restart `a.1` scoring `a.0` is the better of two, by the rule
+/// of [`best_restart`]: higher score wins, equal scores go to the lower restart index.
+pub(crate) fn ranks_above(a: (f64, u64), b: (f64, u64)) -> bool {
+    match a.0.total_cmp(&b.0) {
+        std::cmp::Ordering::Greater => true,
+        std::cmp::Ordering::Less => false,
+        std::cmp::Ordering::Equal => a.1 < b.1,
     }
 }
 
