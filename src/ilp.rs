@@ -226,7 +226,7 @@ fn warm_start(
     let found = match source {
         WarmStart::Ktree(heuristic, version, climb) => {
             let width = width.unwrap_or(table.n().saturating_sub(1));
-            let ktree = ktree_options(width, *version, *climb, heuristic);
+            let ktree = ktree_options(width, *version, *climb, None, heuristic);
             heuristic_start(
                 "ktree",
                 ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score)),

@@ -272,6 +272,9 @@ pub struct LearnOptions {
     /// Steps of each [`Method::Ktree`] restart's climb over codes
     /// ([`KtreeOptions::climb_steps`]).
     pub ktree_climb: u64,
+    /// An ASOBS run whose network starts [`Method::Ktree`]'s first restart
+    /// ([`KtreeOptions::start`]); its time comes out of the search's time limit.
+    pub ktree_start: Option<AsobsOptions>,
     /// Settings of [`Method::Maxsat`] (its token is replaced by `stop`).
     pub maxsat: MaxSatOptions,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
@@ -292,11 +295,40 @@ impl LearnOptions {
             treewidth: None,
             ktree_version: KtreeVersion::default(),
             ktree_climb: DEFAULT_CLIMB_STEPS,
+            ktree_start: None,
             maxsat: MaxSatOptions::default(),
             stop: StopToken::new(),
         }
     }
 }
+/// The network of the ASOBS run `asobs` that starts a k-tree search; `report` gets
+/// `ktree_start_score` and `ktree_start_time_s`. `None` when it found no network.
+fn ktree_start(
+    table: &ScoreTable,
+    asobs: &AsobsOptions,
+    stop: &StopToken,
+    report: &mut LearnReport,
+    observer: &dyn Observer,
+) -> Result<Option<Dag>, LearnError> {
+    let asobs = AsobsOptions {
+        stop: stop.clone(),
+        ..asobs.clone()
+    };
+    observer.stage("order search for the k-tree start", None);
+    let result = asobs_search_with_progress(table, &asobs, &|p| observer.search(&p));
+    observer.stage_done();
+    match result {
+        Ok(found) => {
+            let extra = &mut report.extra;
+            extra.insert("ktree_start_score".into(), json!(found.score));
+            extra.insert("ktree_start_time_s".into(), json!(found.time_s));
+            Ok(Some(found.dag))
+        }
+        Err(HeuristicError::NoNetwork(_)) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Runs the k-tree search of `options` into `report`; returns the elimination order of
 /// the k-tree of the best DAG.
 fn run_ktree_search(
@@ -499,7 +531,24 @@ pub fn learn(
                 ..opts.heuristic.clone()
             };
             let width = opts.treewidth.unwrap_or(table.n().saturating_sub(1));
-            let options = ktree_options(width, opts.ktree_version, opts.ktree_climb, &heuristic);
+            let began = Instant::now();
+            let start = match &opts.ktree_start {
+                Some(asobs) => ktree_start(table, asobs, &opts.stop, &mut report, observer)?,
+                None => None,
+            };
+            let heuristic = AsobsOptions {
+                time_limit: heuristic
+                    .time_limit
+                    .map(|t| t.saturating_sub(began.elapsed())),
+                ..heuristic
+            };
+            let options = ktree_options(
+                width,
+                opts.ktree_version,
+                opts.ktree_climb,
+                start,
+                &heuristic,
+            );
             elimination_order = run_ktree_search(table, &options, &mut report, observer)?;
         }
         Method::Maxsat => {

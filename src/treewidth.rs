@@ -17,14 +17,15 @@ use std::path::Path;
 /// the best upper bound found, marked as not exact.
 const ANSWER_WIDTH_NODES: u64 = 2_000_000;
 
-/// The options of the k-tree search of `version` with climbs of `climb_steps` for
-/// treewidth `width` with the time limit, restart cap, seed and stop token of
-/// `heuristic` (the order search's settings, which `--time-limit`, `--restarts` and
-/// `--seed` fill alike).
+/// The options of the k-tree search of `version` with climbs of `climb_steps` from
+/// `start` (if any) for treewidth `width` with the time limit, restart cap, seed and stop
+/// token of `heuristic` (the order search's settings, which `--time-limit`, `--restarts`
+/// and `--seed` fill alike).
 pub(crate) fn ktree_options(
     width: usize,
     version: KtreeVersion,
     climb_steps: u64,
+    start: Option<Dag>,
     heuristic: &AsobsOptions,
 ) -> KtreeOptions {
     KtreeOptions {
@@ -34,6 +35,7 @@ pub(crate) fn ktree_options(
         max_restarts: heuristic.max_restarts,
         climb_steps,
         seed: heuristic.seed,
+        start,
         stop: heuristic.stop.clone(),
     }
 }

@@ -275,10 +275,17 @@ fn ktree_sampling_learns_within_the_bound() {
         assert_eq!(r["restarts"], 300);
         assert_eq!(r["ktree_version"].to_string(), version);
         assert_eq!(r["ktree_climb"], 30);
+        assert!(
+            r["ktree_start_score"].is_number(),
+            "ASOBS starts it by default"
+        );
         assert!(r["treewidth"].as_u64().unwrap() <= 3);
         let again = run_json(&args);
         assert_eq!(r["parents"], again["parents"]);
         verify_within(&scores, &r, "3", dir.path());
+        let sampled = run_json(&[&args[..], &["--ktree-start", "none"]].concat());
+        assert!(sampled["ktree_start_score"].is_null());
+        verify_within(&scores, &sampled, "3", dir.path());
     }
     fails_with(
         &[
@@ -306,6 +313,45 @@ fn ktree_sampling_learns_within_the_bound() {
     fails_with(
         &["learn", &scores, "--method", "ktree"],
         &["give --treewidth W"],
+    );
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--treewidth",
+            "3",
+            "--ktree-start",
+            "asobs",
+        ],
+        &["--ktree-start needs --method ktree"],
+    );
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--method",
+            "ktree",
+            "--treewidth",
+            "3",
+            "--ktree-start",
+            "dfs",
+        ],
+        &["unknown k-tree start `dfs`"],
+    );
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--method",
+            "ktree",
+            "--treewidth",
+            "3",
+            "--time-limit",
+            "2",
+            "--ktree-start",
+            "asobs:2",
+        ],
+        &["does not fit in --time-limit 2"],
     );
     fails_with(
         &[

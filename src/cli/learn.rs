@@ -470,7 +470,38 @@ pub(crate) struct OrderSearchArgs {
     /// (default 50000; 0 samples only, as Nie et al. 2016 do).
     #[arg(long, value_name = "STEPS")]
     pub ktree_climb: Option<u64>,
+    /// Where the k-tree restarts start (`--method ktree`): `asobs[:S]` (the default) runs
+    /// ASOBS for S seconds (default a tenth of the time limit; with --restarts and no
+    /// time limit, that many ASOBS restarts) and climbs from k-trees built from its
+    /// network; `none` samples every k-tree, as Nie et al. 2016 do. The time limit covers
+    /// the ASOBS run.
+    #[arg(long, value_name = "asobs[:S]|none", value_parser = parse_ktree_start)]
+    pub ktree_start: Option<KtreeStartArg>,
 }
+
+/// What `--ktree-start` names.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum KtreeStartArg {
+    /// ASOBS for this many seconds (`None`: none named).
+    Asobs(Option<f64>),
+    /// A sampled k-tree, as every other restart.
+    Sampled,
+}
+
+/// Parses `--ktree-start`.
+fn parse_ktree_start(text: &str) -> Result<KtreeStartArg, String> {
+    match text.split_once(':') {
+        None if text == "none" => Ok(KtreeStartArg::Sampled),
+        None if text == "asobs" => Ok(KtreeStartArg::Asobs(None)),
+        Some(("asobs", seconds)) => Ok(KtreeStartArg::Asobs(Some(super::parse_seconds(seconds)?))),
+        _ => Err(format!(
+            "unknown k-tree start `{text}` (known: asobs, asobs:SECONDS, none)"
+        )),
+    }
+}
+
+/// The share of the time limit the ASOBS of `--ktree-start asobs` takes when not told.
+const KTREE_START_SHARE: f64 = 0.1;
 
 /// Parses `--ktree-version`.
 fn parse_ktree_version(s: &str) -> Result<KtreeVersion, String> {
@@ -512,6 +543,32 @@ impl OrderSearchArgs {
         })
     }
 
+    /// The ASOBS run of `--ktree-start asobs`, checked to fit in the time limit.
+    pub(crate) fn ktree_start(&self, run: &RunLimitArgs) -> anyhow::Result<Option<AsobsOptions>> {
+        let KtreeStartArg::Asobs(seconds) = self.ktree_start.unwrap_or(KtreeStartArg::Asobs(None))
+        else {
+            return Ok(None);
+        };
+        if let (Some(s), Some(t)) = (seconds, run.time_limit) {
+            if s >= t {
+                bail!(
+                    "--ktree-start asobs:{s} does not fit in --time-limit {t}: the time limit \
+                     covers the whole run, the start included; give the start less time"
+                );
+            }
+        }
+        let whole = self.options(run)?;
+        let time_limit = match seconds {
+            Some(s) => Some(Duration::from_secs_f64(s)),
+            None => whole.time_limit.map(|t| t.mul_f64(KTREE_START_SHARE)),
+        };
+        Ok(Some(AsobsOptions {
+            time_limit,
+            max_restarts: whole.max_restarts.filter(|_| time_limit.is_none()),
+            ..whole
+        }))
+    }
+
     /// The local search asked for (insertion unless told otherwise).
     fn local_search(&self) -> LocalSearch {
         match (self.local_search, self.no_local_search) {
@@ -550,6 +607,9 @@ impl OrderSearchArgs {
         }
         if self.ktree_climb.is_some() && method != Method::Ktree && !ktree_start {
             bail!("--ktree-climb needs --method ktree or --warm-start ktree");
+        }
+        if self.ktree_start.is_some() && method != Method::Ktree {
+            bail!("--ktree-start needs --method ktree");
         }
         let given = self.restarts.is_some() || local;
         if !runs_asobs && method != Method::Ktree && !ktree_start && given {
@@ -813,6 +873,10 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
         treewidth: args.treewidth,
         ktree_version: args.search.ktree_version.unwrap_or_default(),
         ktree_climb: args.search.ktree_climb.unwrap_or(DEFAULT_CLIMB_STEPS),
+        ktree_start: match method {
+            Method::Ktree => args.search.ktree_start(&args.run)?,
+            _ => None,
+        },
         maxsat: MaxSatOptions {
             algorithm: args.maxsat_algorithm.map(Into::into).unwrap_or_default(),
             time_limit: args.run.time_limit.map(Duration::from_secs_f64),

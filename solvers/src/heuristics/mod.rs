@@ -15,6 +15,7 @@ mod descendants;
 mod insertion;
 mod ktree;
 mod local_search;
+mod narrow;
 mod network;
 mod obs;
 mod search;
@@ -25,6 +26,7 @@ pub use ktree::{
     ktree_search, KtreeOptions, KtreeResult, KtreeVersion, DEFAULT_CLIMB_STEPS, VERSION_1_MAX_WIDTH,
 };
 pub(crate) use local_search::swap_search;
+pub(crate) use narrow::narrow_greedy;
 pub use network::Network;
 pub use obs::obs_network;
 pub use search::{

@@ -112,6 +112,10 @@ pub enum HeuristicError {
         /// The widest it takes.
         max: usize,
     },
+    /// The start network of a k-tree search is not an acyclic graph over the table's
+    /// nodes.
+    #[error("the start network of the k-tree search {0}")]
+    BadStart(String),
 }
 
 /// Progress of a running search, reported after every restart.

@@ -6,10 +6,11 @@ use super::cut_loop::root_cuts;
 use super::static_program::solve_static;
 use super::{family_solver, gap_closed, IlpOptions, IlpOutcome, IlpProgress};
 use crate::dp::{solve_dp, DpError, DpOptions, DP_FASTER_UP_TO};
+use crate::heuristics::narrow_greedy;
 use crate::milp::{MilpBackend, SolverError, Status};
 use bnsl_formulations::bounded_treewidth::{treewidth_model, treewidth_side, TreewidthForm};
 use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
-use bnsl_formulations::{Candidate, Dag, FamilyIlp, VarSet};
+use bnsl_formulations::{Dag, FamilyIlp};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -262,43 +263,15 @@ fn best_start(
         .map(|(_, dag, order)| (dag, order))
 }
 
-/// Search nodes each width check of [`greedy_within`] may take; a family whose check
-/// does not settle within them is passed over.
-const GREEDY_WIDTH_NODES: u64 = 10_000;
-
-/// A DAG of treewidth at most `width`, built greedily: the nodes in a topological order
-/// of `guide` (the unbounded optimum, when there is one; else by index), each taking its
-/// best candidate among the nodes before it whose moral edges keep the width within the
-/// bound. `None` when some node has no such candidate.
+/// A DAG of treewidth at most `width` built greedily along a topological order of
+/// `guide` (the unbounded optimum, when there is one; else by index), as
+/// [`narrow_greedy`] builds it. `None` when some node has no candidate that fits.
 fn greedy_within(ilp: &FamilyIlp<'_>, width: usize, guide: Option<&Dag>) -> Option<Dag> {
     let table = ilp.table();
-    let n = table.n();
     let order = guide
         .and_then(|dag| dag.topological_order().ok())
-        .unwrap_or_else(|| (0..n).collect());
-    let limits = TreewidthLimits {
-        deadline: None,
-        max_nodes: Some(GREEDY_WIDTH_NODES),
-    };
-    let mut dag = Dag::empty(n);
-    let mut placed = VarSet::empty(n);
-    for &v in &order {
-        let mut candidates: Vec<&Candidate> = table
-            .candidates(v)
-            .iter()
-            .filter(|c| c.parents.is_subset(&placed))
-            .collect();
-        candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let fits = |c: &&Candidate| {
-            let mut trial = dag.clone();
-            trial.set_parents(v, c.parents.clone());
-            treewidth(&moral_graph(&trial), &limits).upper <= width
-        };
-        let choice = candidates.into_iter().find(fits)?;
-        dag.set_parents(v, choice.parents.clone());
-        placed.insert(v);
-    }
-    Some(dag)
+        .unwrap_or_else(|| (0..table.n()).collect());
+    narrow_greedy(table, &order, width)
 }
 
 /// Shortens the time limit of `options` by the time since `stage` began, and begins

@@ -173,7 +173,89 @@ fn characteristic_tree(sequence: &[Symbol], m: usize) -> (Vec<usize>, Vec<usize>
     (parent, label)
 }
 
+/// The Prüfer sequence of the characteristic tree with `parent` (`m`, the number of
+/// non-root nodes, is the root) and `label`: the inverse of [`characteristic_tree`].
+fn pruefer_sequence(parent: &[usize], label: &[usize]) -> Vec<Symbol> {
+    let m = parent.len();
+    let mut degree = vec![1usize; m + 1];
+    for &p in parent {
+        degree[p] += 1;
+    }
+    degree[m] -= 1;
+    let mut leaves: BinaryHeap<Reverse<usize>> =
+        (0..m).filter(|&v| degree[v] == 1).map(Reverse).collect();
+    let mut sequence = Vec::with_capacity(m.saturating_sub(1));
+    while sequence.len() + 1 < m {
+        let Reverse(leaf) = leaves
+            .pop()
+            .expect("a tree of two or more nodes has a leaf");
+        let p = parent[leaf];
+        sequence.push(if p == m {
+            Symbol::Root
+        } else {
+            Symbol::Node(p, label[leaf])
+        });
+        degree[p] -= 1;
+        if degree[p] == 1 && p != m {
+            leaves.push(Reverse(p));
+        }
+    }
+    sequence
+}
+
 impl KTree {
+    /// The code of this k-tree rooted at its root clique: each joined node's parent in
+    /// the characteristic tree read off the clique it joined, then the Prüfer sequence of
+    /// that tree (the inverse of [`Code::decode`] up to the order of `joined`).
+    pub(crate) fn code(&self) -> Code {
+        let n = self.adjacent.len();
+        let k = self.root.len();
+        let m = n - k;
+        let in_root = VarSet::from_members(n, self.root.iter().copied());
+        let mut index = vec![m; n];
+        for (i, v) in (0..n).filter(|v| !in_root.contains(*v)).enumerate() {
+            index[v] = i;
+        }
+        let mut parent = vec![m; m];
+        let mut label = vec![0; m];
+        for &v in &self.joined {
+            if let Some((w, i)) = self.joined_below(v) {
+                parent[index[v]] = index[w];
+                label[index[v]] = i;
+            }
+        }
+        Code {
+            root: self.root.clone(),
+            sequence: pruefer_sequence(&parent, &label),
+        }
+    }
+
+    /// Where joined node `v` hangs in the characteristic tree: `None` below the root, or
+    /// the joined node `w` and the place in `w`'s clique of the member `w` replaced in
+    /// `v`'s clique. The `w` is the member of `v`'s clique whose own clique holds the
+    /// others; two members cannot both qualify, as each would have joined after the other.
+    fn joined_below(&self, v: usize) -> Option<(usize, usize)> {
+        let clique = &self.clique[v];
+        if *clique == self.root {
+            return None;
+        }
+        let w = clique
+            .iter()
+            .copied()
+            .find(|&w| {
+                !self.clique[w].is_empty()
+                    && clique
+                        .iter()
+                        .all(|u| *u == w || self.clique[w].binary_search(u).is_ok())
+            })
+            .expect("a joined clique other than the root extends an earlier one");
+        let replaced = self.clique[w]
+            .iter()
+            .position(|u| clique.binary_search(u).is_err())
+            .expect("the clique of w has one member outside v's clique");
+        Some((w, replaced))
+    }
+
     /// A perfect elimination order of width k: the joined nodes last joined first, then
     /// the root clique.
     pub(crate) fn elimination_order(&self) -> Vec<usize> {

@@ -14,20 +14,30 @@
 //! by a uniform one, the new k-tree decoded and searched by the same version, and the new
 //! code kept when its network scores at least as well. A symbol names where one node
 //! joins, so a step moves a node and the nodes joined below it to other cliques, keeping
-//! the rest of the k-tree.
+//! the rest of the k-tree. With Version 2, every second step orients the new k-tree by a
+//! topological order of the climb's best network instead of Algorithm 2's random order,
+//! so that a step which leaves that network inside the k-tree keeps it. Last, the
+//! restart's network is polished outside its k-tree (`polish`).
+//!
+//! A start network found by another method ([`KtreeOptions::start`]) replaces the
+//! sampled codes: the restarts climb from k-trees built from it (`start`; see
+//! `Starts::restart` for which restart takes which).
 //!
 //! Restarts run in parallel as in the order search: restart `i` is a pure function of
 //! `(seed, i)` until the time limit cuts its climb.
 
 mod code;
 mod exact;
+mod polish;
+mod start;
 
 pub use exact::VERSION_1_MAX_WIDTH;
 
 use super::search::{best_restart, ranks_above, RestartLimits};
 use super::Budget;
-use super::{HeuristicError, Network, SearchProgress};
+use super::{narrow_greedy, HeuristicError, Network, SearchProgress};
 use crate::stop::StopToken;
+use bnsl_formulations::treewidth::{moral_graph, treewidth, TreewidthLimits};
 use bnsl_formulations::{Dag, ScoreTable, VarSet};
 use code::{Code, KTree};
 use rand::{Rng, SeedableRng};
@@ -67,6 +77,11 @@ pub struct KtreeOptions {
     pub climb_steps: u64,
     /// Seed of the samplers.
     pub seed: u64,
+    /// A network to start from (acyclic, over the table's nodes): the restarts climb
+    /// from k-trees built from it instead of sampled ones (the module doc), each taking
+    /// the network its version finds there or, when better, the one of the order the
+    /// k-tree was built along.
+    pub start: Option<Dag>,
     /// Stops the search from outside; the result is the best network so far.
     pub stop: StopToken,
 }
@@ -113,30 +128,34 @@ pub fn ktree_search(
         max_restarts: opts.max_restarts,
         stop: &opts.stop,
     };
-    // The k-tree of the best restart so far: a climb cut by the time limit cannot be
-    // run again to find it.
-    let best_tree: Mutex<Option<(f64, u64, KTree)>> = Mutex::new(None);
+    // The elimination order of the best restart so far: a climb cut by the time limit
+    // cannot be run again to find it.
+    let best_order: Mutex<Option<(f64, u64, Vec<usize>)>> = Mutex::new(None);
+    let starts = match &opts.start {
+        Some(dag) => Some(Starts::new(table, dag, k)?),
+        None => None,
+    };
     let (best, restarts) = best_restart(&limits, start, on_progress, &|i, budget| {
-        let (net, tree) = restart(table, k, opts, i, budget)?;
-        let mut kept = best_tree.lock().expect("no panics while locked");
+        let (net, order) = restart(table, k, opts, starts.as_ref(), i, budget)?;
+        let mut kept = best_order.lock().expect("no panics while locked");
         let better = kept
             .as_ref()
             .is_none_or(|(score, at, _)| ranks_above((net.score, i), (*score, *at)));
         if better {
-            *kept = Some((net.score, i, tree));
+            *kept = Some((net.score, i, order));
         }
         Some(net)
     });
     let best = best.ok_or(HeuristicError::NoNetwork(restarts))?;
-    let (_, at, tree) = best_tree
+    let (_, at, elimination_order) = best_order
         .into_inner()
         .expect("no panics while locked")
-        .expect("the best restart kept its k-tree");
+        .expect("the best restart kept its elimination order");
     debug_assert_eq!(at, best.restart);
     Ok(KtreeResult {
         dag: best.net.to_dag(table),
         score: best.net.score,
-        elimination_order: tree.elimination_order(),
+        elimination_order,
         found_at_s: best.at,
         restarts,
         time_s: start.elapsed().as_secs_f64(),
@@ -146,20 +165,48 @@ pub fn ktree_search(
 /// Steps of a climb between two looks at the budget.
 const STEPS_PER_BUDGET_CHECK: u64 = 64;
 
-/// Restart `i`: the best network of its climb from a sampled code, and its k-tree.
+/// Restart `i`: the best network of its climb, polished (`polish`), with an elimination
+/// order of width at most k for it.
 fn restart(
     table: &ScoreTable,
     k: usize,
     opts: &KtreeOptions,
+    starts: Option<&Starts>,
+    i: u64,
+    budget: &Budget,
+) -> Option<(Network, Vec<usize>)> {
+    let (net, tree) = climb(table, k, opts, starts, i, budget)?;
+    Some(polish::polish(
+        table,
+        net,
+        tree.elimination_order(),
+        k,
+        budget,
+    ))
+}
+
+/// Restart `i`'s climb from a sampled code (or a start's): its best network and k-tree.
+fn climb(
+    table: &ScoreTable,
+    k: usize,
+    opts: &KtreeOptions,
+    starts: Option<&Starts>,
     i: u64,
     budget: &Budget,
 ) -> Option<(Network, KTree)> {
     let n = table.n();
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
     rng.set_stream(i);
-    let mut code = Code::sample(n, k, &mut rng);
-    let tree = code.decode(n);
-    let mut best = in_ktree(table, &tree, opts.version, &mut rng).map(|net| (net, tree));
+    let (mut code, mut best) = match starts {
+        Some(starts) => starts.restart(table, i, opts.version, &mut rng),
+        None => {
+            let code = Code::sample(n, k, &mut rng);
+            let tree = code.decode(n);
+            let found = in_ktree(table, &tree, opts.version, &mut rng);
+            (code, found.map(|net| (net, tree)))
+        }
+    };
+    let mut guide = best.as_ref().map(|(net, _)| order_of(table, net));
     for step in 0..opts.climb_steps {
         if step % STEPS_PER_BUDGET_CHECK == 0 && budget.is_spent() {
             break;
@@ -168,14 +215,152 @@ fn restart(
             break;
         };
         let tree = next.decode(n);
-        if let Some(net) = in_ktree(table, &tree, opts.version, &mut rng) {
+        let found = match (&guide, opts.version) {
+            (Some(order), KtreeVersion::Two) if step % 2 == 1 => {
+                best_within(table, &tree, &orient_by(&tree, order))
+            }
+            _ => in_ktree(table, &tree, opts.version, &mut rng),
+        };
+        if let Some(net) = found {
             if best.as_ref().is_none_or(|(b, _)| net.score >= b.score) {
+                guide = Some(order_of(table, &net));
                 best = Some((net, tree));
                 code = next;
             }
         }
     }
     best
+}
+
+/// A topological order of `net`'s DAG.
+fn order_of(table: &ScoreTable, net: &Network) -> Vec<usize> {
+    net.to_dag(table)
+        .topological_order()
+        .expect("a network of the search is acyclic")
+}
+
+/// The k-trees built from a start network (`start`), each with its code, and the
+/// network's topological order.
+struct Starts {
+    start: Dag,
+    k: usize,
+    order: Vec<usize>,
+    trees: Vec<(Code, KTree)>,
+}
+
+impl Starts {
+    /// The k-trees of `start`: the one that covers its moral graph, the one built by the
+    /// scores along its order, and the one that covers the DAG of width at most k built
+    /// greedily along that order ([`narrow_greedy`]) by that DAG's elimination order.
+    fn new(table: &ScoreTable, start: &Dag, k: usize) -> Result<Starts, HeuristicError> {
+        if start.n() != table.n() {
+            let why = format!("has {} nodes, the table {}", start.n(), table.n());
+            return Err(HeuristicError::BadStart(why));
+        }
+        let order = start
+            .topological_order()
+            .map_err(|_| HeuristicError::BadStart("has a directed cycle".into()))?;
+        let mut trees = vec![
+            start::covering_ktree(start, k, None),
+            start::greedy_ktree(table, start, &order, k),
+        ];
+        if let Some(narrow) = narrow_greedy(table, &order, k) {
+            let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
+            trees.push(start::covering_ktree(&narrow, k, Some(&found.order)));
+        }
+        let trees = trees.into_iter().map(|t| (t.code(), t)).collect();
+        Ok(Starts {
+            start: start.clone(),
+            k,
+            order,
+            trees,
+        })
+    }
+
+    /// Restart `i`'s code and the better of the networks `version` finds in its k-tree
+    /// and the one of its order there. The first round takes the k-trees of
+    /// [`Starts::new`] with the start's order, in turn; from the second round on, even
+    /// restarts take the k-tree of the DAG built greedily along a random topological
+    /// order of the start ([`narrow_greedy`], as the third k-tree of the first round) with
+    /// that order, and odd ones a k-tree of the first round with a tenth of its code's
+    /// symbols (at least one) replaced at random.
+    fn restart(
+        &self,
+        table: &ScoreTable,
+        i: u64,
+        version: KtreeVersion,
+        rng: &mut ChaCha8Rng,
+    ) -> (Code, Option<(Network, KTree)>) {
+        let n = table.n();
+        let (built, tree) = &self.trees[i as usize % self.trees.len()];
+        let mut code = built.clone();
+        let mut tree = tree.clone();
+        let mut order = self.order.clone();
+        if i as usize >= self.trees.len() && i.is_multiple_of(2) {
+            order = linear_extension(&self.start, rng);
+            if let Some(narrow) = narrow_greedy(table, &order, self.k) {
+                let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
+                tree = start::covering_ktree(&narrow, self.k, Some(&found.order));
+                code = tree.code();
+            }
+        } else if i as usize >= self.trees.len() {
+            for _ in 0..(code.sequence.len() / START_PERTURBATION).max(1) {
+                code = code.neighbour(n, rng).unwrap_or(code);
+            }
+            tree = code.decode(n);
+        }
+        let ordered = best_within(table, &tree, &orient_by(&tree, &order));
+        let found = in_ktree(table, &tree, version, rng);
+        let best =
+            [ordered, found]
+                .into_iter()
+                .flatten()
+                .reduce(|a, b| if b.score > a.score { b } else { a });
+        (code, best.map(|net| (net, tree)))
+    }
+}
+
+/// The search of the width of the greedy start DAG: its order is the one the k-tree
+/// follows.
+const NARROW_WIDTH_LIMITS: TreewidthLimits = TreewidthLimits {
+    deadline: None,
+    max_nodes: Some(100_000),
+};
+
+/// One in this many symbols of a start's code is replaced in restarts 2 on.
+const START_PERTURBATION: usize = 10;
+
+/// A uniformly drawn next node among those whose parents are all placed, until all are.
+fn linear_extension(dag: &Dag, rng: &mut impl Rng) -> Vec<usize> {
+    let n = dag.n();
+    let mut placed = VarSet::empty(n);
+    let mut order = Vec::with_capacity(n);
+    while order.len() < n {
+        let ready: Vec<usize> = (0..n)
+            .filter(|&v| !placed.contains(v) && dag.parents(v).is_subset(&placed))
+            .collect();
+        let v = ready[rng.gen_range(0..ready.len())];
+        placed.insert(v);
+        order.push(v);
+    }
+    order
+}
+
+/// The orientation of the k-tree's edges by `order`: each node's neighbours before it.
+fn orient_by(tree: &KTree, order: &[usize]) -> Vec<VarSet> {
+    let n = tree.adjacent.len();
+    let mut position = vec![0; n];
+    for (p, &v) in order.iter().enumerate() {
+        position[v] = p;
+    }
+    (0..n)
+        .map(|v| {
+            let before = tree.adjacent[v]
+                .iter()
+                .filter(|&u| position[u] < position[v]);
+            VarSet::from_members(n, before)
+        })
+        .collect()
 }
 
 /// The network `version` finds in `tree`.

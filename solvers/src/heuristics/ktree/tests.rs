@@ -140,6 +140,7 @@ fn the_search_is_repeatable_and_within_the_bound() {
         (KtreeVersion::Two, 20),
     ] {
         let opts = KtreeOptions {
+            start: None,
             width: 2,
             version,
             time_limit: None,
@@ -160,14 +161,9 @@ fn the_search_is_repeatable_and_within_the_bound() {
     }
 }
 
-/// A restart's climb starts from the network its sampled k-tree gives and keeps the best
-/// it meets, so it never ends below it; on a table whose good networks are rare among
-/// the k-trees, it ends above it for most seeds.
-#[test]
-fn the_climb_never_loses_and_usually_gains() {
-    // Ten nodes, each best with the two nodes before it as parents (a chain of
-    // triangles, width 2), else alone.
-    let n = 10;
+/// A table over `n` nodes in which each node is best with the two nodes before it as
+/// parents (a chain of triangles, width 2, the optimum), else alone.
+fn chain_of_triangles(n: usize) -> ScoreTable {
     let raw: Vec<Vec<(u32, i32)>> = (0..n)
         .map(|v| match v {
             0 => Vec::new(),
@@ -178,9 +174,19 @@ fn the_climb_never_loses_and_usually_gains() {
             ],
         })
         .collect();
-    let table = crate::test_tables::table_from(n, &raw);
+    crate::test_tables::table_from(n, &raw)
+}
+
+/// A climb starts from the network its sampled k-tree gives and keeps the best it
+/// meets, so it never ends below it; on a table whose good networks are rare among the
+/// k-trees, it ends above it for most seeds.
+#[test]
+fn the_climb_never_loses_and_usually_gains() {
+    let n = 10;
+    let table = chain_of_triangles(n);
     let run = |seed: u64, climb_steps: u64| {
         let opts = KtreeOptions {
+            start: None,
             width: 2,
             version: KtreeVersion::Two,
             time_limit: None,
@@ -189,7 +195,8 @@ fn the_climb_never_loses_and_usually_gains() {
             seed,
             stop: StopToken::new(),
         };
-        ktree_search(&table, &opts, &|_| {}).unwrap().score
+        let (net, _) = climb(&table, 2, &opts, None, 0, &Budget::unlimited()).unwrap();
+        net.score
     };
     let mut gains = 0;
     for seed in 0..20 {
@@ -295,6 +302,7 @@ fn version_1_on_the_complete_k_tree_is_the_dp_optimum() {
 fn version_1_refuses_wide_k_trees() {
     let table = crate::test_tables::table_from(9, &vec![Vec::new(); 9]);
     let opts = KtreeOptions {
+        start: None,
         width: VERSION_1_MAX_WIDTH + 1,
         version: KtreeVersion::One,
         time_limit: None,
@@ -307,4 +315,139 @@ fn version_1_refuses_wide_k_trees() {
         ktree_search(&table, &opts, &|_| {}),
         Err(HeuristicError::TooWide { .. })
     ));
+}
+
+/// Encoding a decoded k-tree gives back its code, for every code of small k-trees.
+#[test]
+fn encoding_inverts_decoding() {
+    for (n, k) in [(3, 1), (5, 1), (5, 2), (6, 2), (6, 3), (4, 0)] {
+        for code in all_codes(n, k) {
+            assert_eq!(code.decode(n).code(), code, "n {n} k {k}");
+        }
+    }
+}
+
+/// The DAG in which every node of a k-tree takes as parents the whole clique it joined
+/// (the root clique's nodes those before them): its moral graph is the k-tree.
+fn dag_of_ktree(tree: &KTree) -> Dag {
+    let n = tree.adjacent.len();
+    let mut dag = Dag::empty(n);
+    for (i, &v) in tree.root.iter().enumerate() {
+        dag.set_parents(v, VarSet::from_members(n, tree.root[..i].iter().copied()));
+    }
+    for &v in &tree.joined {
+        dag.set_parents(v, VarSet::from_members(n, tree.clique[v].iter().copied()));
+    }
+    dag
+}
+
+proptest! {
+    /// The covering k-tree is a k-tree whose code decodes to it; of a DAG whose moral
+    /// graph is a k-tree it is that k-tree; and a wider DAG loses only edges.
+    #[test]
+    fn the_covering_k_tree_keeps_a_narrow_dag_whole(
+        n in 3usize..12,
+        k in 1usize..4,
+        seed in any::<u64>(),
+    ) {
+        prop_assume!(n > k + 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let tree = Code::sample(n, k, &mut rng).decode(n);
+        let narrow = dag_of_ktree(&tree);
+        let covering = start::covering_ktree(&narrow, k, None);
+        prop_assert_eq!(edges(&covering), edges(&tree));
+        let wide = dag_of_ktree(&Code::sample(n, k + 1, &mut rng).decode(n));
+        let covering = start::covering_ktree(&wide, k, None);
+        let g = graph_of(&covering);
+        prop_assert_eq!(g.edge_count(), k * (k - 1) / 2 + k * (n - k));
+        prop_assert_eq!(g.elimination_width(&covering.elimination_order()), k);
+        prop_assert_eq!(edges(&covering.code().decode(n)), edges(&covering));
+    }
+}
+
+/// A restart started from a network of width at most k finds a network at least as good
+/// without a single climbing step, by either version; sampling alone does not.
+#[test]
+fn a_start_that_fits_is_kept() {
+    let n = 10;
+    let table = chain_of_triangles(n);
+    let mut chain = Dag::empty(n);
+    for v in 1..n {
+        chain.set_parents(v, VarSet::from_members(n, v.saturating_sub(2)..v));
+    }
+    let optimum = chain.check(&table).unwrap();
+    let run = |version, start: Option<Dag>, seed| {
+        let opts = KtreeOptions {
+            width: 2,
+            version,
+            time_limit: None,
+            max_restarts: Some(1),
+            climb_steps: 0,
+            seed,
+            start,
+            stop: StopToken::new(),
+        };
+        ktree_search(&table, &opts, &|_| {}).unwrap()
+    };
+    for version in [KtreeVersion::One, KtreeVersion::Two] {
+        let started = run(version, Some(chain.clone()), 3);
+        assert!((started.score - optimum).abs() < 1e-9);
+        assert!(moral_graph(&started.dag).elimination_width(&started.elimination_order) <= 2);
+    }
+    let sampled = (0..5).filter(|&seed| run(KtreeVersion::Two, None, seed).score < optimum - 1e-9);
+    assert!(sampled.count() >= 3);
+}
+
+proptest! {
+    /// Polishing never loses, stays acyclic, and its elimination order shows width at
+    /// most k.
+    #[test]
+    fn polishing_never_loses_and_keeps_the_width(
+        table in crate::test_tables::arb_table(8),
+        k in 1usize..4,
+        seed in any::<u64>(),
+    ) {
+        let n = table.n();
+        prop_assume!(n > k + 1);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let tree = Code::sample(n, k, &mut rng).decode(n);
+        let before = orient(&tree, &mut rng);
+        let net = best_within(&table, &tree, &before).expect("the empty set fits");
+        let (polished, order) = polish::polish(
+            &table,
+            net.clone(),
+            tree.elimination_order(),
+            k,
+            &Budget::unlimited(),
+        );
+        prop_assert!(polished.score >= net.score);
+        let dag = polished.to_dag(&table);
+        prop_assert!((dag.check(&table).unwrap() - polished.score).abs() < 1e-9);
+        prop_assert!(moral_graph(&dag).elimination_width(&order) <= k);
+    }
+}
+
+/// A start network that is cyclic or over other nodes is refused.
+#[test]
+fn a_bad_start_is_refused() {
+    let table = crate::test_tables::table_from(4, &vec![Vec::new(); 4]);
+    let mut cyclic = Dag::empty(4);
+    cyclic.set_parents(0, VarSet::from_members(4, [1]));
+    cyclic.set_parents(1, VarSet::from_members(4, [0]));
+    for start in [cyclic, Dag::empty(5)] {
+        let opts = KtreeOptions {
+            width: 1,
+            version: KtreeVersion::Two,
+            time_limit: None,
+            max_restarts: Some(1),
+            climb_steps: 0,
+            seed: 0,
+            start: Some(start),
+            stop: StopToken::new(),
+        };
+        assert!(matches!(
+            ktree_search(&table, &opts, &|_| {}),
+            Err(HeuristicError::BadStart(_))
+        ));
+    }
 }
