@@ -13,7 +13,8 @@ Usage: scripts/bench/ktree.py BIN
 Environment: DATA (comma list, default the paper's and the issue's sets), WIDTHS
              (default 4,10), VERSIONS (default 1,2), SEEDS (default 10), BUDGET (seconds,
              default 60), CLIMB (steps of each restart's climb, `--ktree-climb`; default
-             bnsl's, 0 for the paper's sampling alone).
+             bnsl's), START (`--ktree-start`; default bnsl's, asobs). CLIMB=0 START=none
+             is the paper's sampling alone.
 """
 import json
 import os
@@ -73,6 +74,7 @@ def main():
     work = tempfile.mkdtemp(prefix="bnsl_ktree_")
     versions = env_list("VERSIONS", "1,2")
     climb = ["--ktree-climb", os.environ["CLIMB"]] if os.environ.get("CLIMB") else []
+    climb += ["--ktree-start", os.environ["START"]] if os.environ.get("START") else []
     head = "".join(f" V{v} min | V{v} median | V{v} max |" for v in versions)
     print(f"| data | n | W |{head} MILP incumbent | MILP bound |")
     print("|---|---|---|" + "---|" * (3 * len(versions)) + "---|---|")

@@ -466,8 +466,10 @@ pub(crate) struct OrderSearchArgs {
     #[arg(long, value_name = "1|2", value_parser = parse_ktree_version)]
     pub ktree_version: Option<KtreeVersion>,
     /// Steps of each k-tree restart's climb: a step replaces one symbol of the k-tree's
-    /// code, and the new k-tree is kept when its network scores at least as well
-    /// (default 50000; 0 samples only, as Nie et al. 2016 do).
+    /// code, and the new k-tree is kept when its network scores at least as well; then
+    /// the network is polished outside its k-tree within the width (default 50000; 0
+    /// samples only and does not polish: with --ktree-start none, the sampling of Nie et
+    /// al. 2016).
     #[arg(long, value_name = "STEPS")]
     pub ktree_climb: Option<u64>,
     /// Where the k-tree restarts start (`--method ktree`): `asobs[:S]` (the default) runs

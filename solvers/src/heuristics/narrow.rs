@@ -10,8 +10,14 @@ use bnsl_formulations::{Candidate, Dag, ScoreTable, VarSet};
 const WIDTH_CHECK_NODES: u64 = 10_000;
 
 /// The DAG of treewidth at most `width` built along `order` (a permutation of the
-/// table's nodes; module doc); `None` when some node has no candidate that fits.
-pub(crate) fn narrow_greedy(table: &ScoreTable, order: &[usize], width: usize) -> Option<Dag> {
+/// table's nodes; module doc); `None` when some node has no candidate that fits, or
+/// when `spent` says so before a width check.
+pub(crate) fn narrow_greedy(
+    table: &ScoreTable,
+    order: &[usize],
+    width: usize,
+    spent: &dyn Fn() -> bool,
+) -> Option<Dag> {
     let n = table.n();
     let limits = TreewidthLimits {
         deadline: None,
@@ -26,12 +32,19 @@ pub(crate) fn narrow_greedy(table: &ScoreTable, order: &[usize], width: usize) -
             .filter(|c| c.parents.is_subset(&placed))
             .collect();
         candidates.sort_by(|a, b| b.score.total_cmp(&a.score));
-        let fits = |c: &&Candidate| {
+        let mut choice = None;
+        for c in candidates {
+            if spent() {
+                return None;
+            }
             let mut trial = dag.clone();
             trial.set_parents(v, c.parents.clone());
-            treewidth(&moral_graph(&trial), &limits).upper <= width
-        };
-        let choice = candidates.into_iter().find(fits)?;
+            if treewidth(&moral_graph(&trial), &limits).upper <= width {
+                choice = Some(c);
+                break;
+            }
+        }
+        let choice = choice?;
         dag.set_parents(v, choice.parents.clone());
         placed.insert(v);
     }

@@ -271,7 +271,7 @@ fn greedy_within(ilp: &FamilyIlp<'_>, width: usize, guide: Option<&Dag>) -> Opti
     let order = guide
         .and_then(|dag| dag.topological_order().ok())
         .unwrap_or_else(|| (0..table.n()).collect());
-    narrow_greedy(table, &order, width)
+    narrow_greedy(table, &order, width, &|| false)
 }
 
 /// Shortens the time limit of `options` by the time since `stage` began, and begins

@@ -17,7 +17,8 @@
 //! the rest of the k-tree. With Version 2, every second step orients the new k-tree by a
 //! topological order of the climb's best network instead of Algorithm 2's random order,
 //! so that a step which leaves that network inside the k-tree keeps it. Last, the
-//! restart's network is polished outside its k-tree (`polish`).
+//! restart's network is polished outside its k-tree (`polish`), unless the climb has no
+//! steps.
 //!
 //! A start network found by another method ([`KtreeOptions::start`]) replaces the
 //! sampled codes: the restarts climb from k-trees built from it (`start`; see
@@ -73,7 +74,7 @@ pub struct KtreeOptions {
     /// Stop after this many restarts (`None`: only `time_limit` stops).
     pub max_restarts: Option<u64>,
     /// Steps of each restart's climb over codes (module doc); 0 samples only, as the
-    /// paper does.
+    /// paper does, and skips the polish.
     pub climb_steps: u64,
     /// Seed of the samplers.
     pub seed: u64,
@@ -132,7 +133,10 @@ pub fn ktree_search(
     // cannot be run again to find it.
     let best_order: Mutex<Option<(f64, u64, Vec<usize>)>> = Mutex::new(None);
     let starts = match &opts.start {
-        Some(dag) => Some(Starts::new(table, dag, k)?),
+        Some(dag) => {
+            let budget = Budget::new(limits.deadline, &opts.stop);
+            Some(Starts::new(table, dag, k, &budget)?)
+        }
         None => None,
     };
     let (best, restarts) = best_restart(&limits, start, on_progress, &|i, budget| {
@@ -165,8 +169,8 @@ pub fn ktree_search(
 /// Steps of a climb between two looks at the budget.
 const STEPS_PER_BUDGET_CHECK: u64 = 64;
 
-/// Restart `i`: the best network of its climb, polished (`polish`), with an elimination
-/// order of width at most k for it.
+/// Restart `i`: the best network of its climb, polished (`polish`) unless the climb has
+/// no steps (the paper's sampling), with an elimination order of width at most k for it.
 fn restart(
     table: &ScoreTable,
     k: usize,
@@ -176,6 +180,9 @@ fn restart(
     budget: &Budget,
 ) -> Option<(Network, Vec<usize>)> {
     let (net, tree) = climb(table, k, opts, starts, i, budget)?;
+    if opts.climb_steps == 0 {
+        return Some((net, tree.elimination_order()));
+    }
     Some(polish::polish(
         table,
         net,
@@ -198,7 +205,7 @@ fn climb(
     let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
     rng.set_stream(i);
     let (mut code, mut best) = match starts {
-        Some(starts) => starts.restart(table, i, opts.version, &mut rng),
+        Some(starts) => starts.restart(table, i, opts.version, budget, &mut rng),
         None => {
             let code = Code::sample(n, k, &mut rng);
             let tree = code.decode(n);
@@ -251,8 +258,14 @@ struct Starts {
 impl Starts {
     /// The k-trees of `start`: the one that covers its moral graph, the one built by the
     /// scores along its order, and the one that covers the DAG of width at most k built
-    /// greedily along that order ([`narrow_greedy`]) by that DAG's elimination order.
-    fn new(table: &ScoreTable, start: &Dag, k: usize) -> Result<Starts, HeuristicError> {
+    /// greedily along that order ([`narrow_greedy`]) by that DAG's elimination order,
+    /// unless `budget` is spent first.
+    fn new(
+        table: &ScoreTable,
+        start: &Dag,
+        k: usize,
+        budget: &Budget,
+    ) -> Result<Starts, HeuristicError> {
         if start.n() != table.n() {
             let why = format!("has {} nodes, the table {}", start.n(), table.n());
             return Err(HeuristicError::BadStart(why));
@@ -264,7 +277,7 @@ impl Starts {
             start::covering_ktree(start, k, None),
             start::greedy_ktree(table, start, &order, k),
         ];
-        if let Some(narrow) = narrow_greedy(table, &order, k) {
+        if let Some(narrow) = narrow_greedy(table, &order, k, &|| budget.is_spent()) {
             let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
             trees.push(start::covering_ktree(&narrow, k, Some(&found.order)));
         }
@@ -289,6 +302,7 @@ impl Starts {
         table: &ScoreTable,
         i: u64,
         version: KtreeVersion,
+        budget: &Budget,
         rng: &mut ChaCha8Rng,
     ) -> (Code, Option<(Network, KTree)>) {
         let n = table.n();
@@ -298,7 +312,7 @@ impl Starts {
         let mut order = self.order.clone();
         if i as usize >= self.trees.len() && i.is_multiple_of(2) {
             order = linear_extension(&self.start, rng);
-            if let Some(narrow) = narrow_greedy(table, &order, self.k) {
+            if let Some(narrow) = narrow_greedy(table, &order, self.k, &|| budget.is_spent()) {
                 let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
                 tree = start::covering_ktree(&narrow, self.k, Some(&found.order));
                 code = tree.code();
