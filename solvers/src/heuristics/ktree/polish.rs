@@ -3,7 +3,8 @@
 //! the graph acyclic, and keeps the moral graph's width within k along the elimination
 //! order in use; the order starts as the k-tree's perfect elimination order and becomes
 //! the min-fill order of the new moral graph whenever that one is narrower. The passes
-//! repeat until no node gains; the order in use certifies the width of the result.
+//! repeat until no node gains or the restart's budget is spent; the order in use
+//! certifies the width of the result.
 
 use super::super::{Budget, Network};
 use bnsl_formulations::treewidth::{greedy_order, moral_graph, Greedy};
@@ -26,6 +27,9 @@ pub(crate) fn polish(
     while improved && !budget.is_spent() {
         improved = false;
         for v in 0..n {
+            if budget.is_spent() {
+                break;
+            }
             let below = descendants(&parents, v);
             let better = table.candidates(v)[..net.choice[v]].iter().position(|c| {
                 !c.parents.intersects(&below) && {
