@@ -272,7 +272,7 @@ pub struct LearnOptions {
     /// Steps of each [`Method::Ktree`] restart's climb over codes
     /// ([`KtreeOptions::climb_steps`]).
     pub ktree_climb: u64,
-    /// An ASOBS run whose network starts [`Method::Ktree`]'s first restart
+    /// An ASOBS run whose network starts [`Method::Ktree`]'s restarts
     /// ([`KtreeOptions::start`]); its time comes out of the search's time limit.
     pub ktree_start: Option<AsobsOptions>,
     /// Settings of [`Method::Maxsat`] (its token is replaced by `stop`).
@@ -301,6 +301,7 @@ impl LearnOptions {
         }
     }
 }
+
 /// The network of the ASOBS run `asobs` that starts a k-tree search; `report` gets
 /// `ktree_start_score` and `ktree_start_time_s`. `None` when it found no network.
 fn ktree_start(

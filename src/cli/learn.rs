@@ -227,6 +227,18 @@ pub(crate) enum WarmStartArg {
     File(PathBuf),
 }
 
+/// Checks that a start given `seconds` by the flag `given` (as the user wrote it) fits in
+/// `--time-limit`, which covers the whole run, the start included.
+fn check_start_fits(given: &str, seconds: f64, run: &RunLimitArgs) -> anyhow::Result<()> {
+    match run.time_limit {
+        Some(t) if seconds >= t => bail!(
+            "{given} does not fit in --time-limit {t}: the time limit covers the whole run, \
+             the start included; give the start less time"
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// Seconds of ASOBS when `--warm-start asobs` names none and `--restarts` is not given.
 const DEFAULT_WARM_START_S: f64 = 1.0;
 
@@ -346,15 +358,10 @@ impl IlpArgs {
             Some(WarmStartArg::Ktree(Some(s))) => Some(("ktree", *s)),
             _ => None,
         };
-        if let (Some((name, s)), Some(t)) = (given, run.time_limit) {
-            if s >= t {
-                bail!(
-                    "--warm-start {name}:{s} does not fit in --time-limit {t}: the time limit \
-                     covers the whole run, the warm start included; give the start less time"
-                );
-            }
+        match given {
+            Some((name, s)) => check_start_fits(&format!("--warm-start {name}:{s}"), s, run),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// The run's ILP settings; the ASOBS of `--warm-start asobs` takes `search`'s restart
@@ -551,13 +558,8 @@ impl OrderSearchArgs {
         else {
             return Ok(None);
         };
-        if let (Some(s), Some(t)) = (seconds, run.time_limit) {
-            if s >= t {
-                bail!(
-                    "--ktree-start asobs:{s} does not fit in --time-limit {t}: the time limit \
-                     covers the whole run, the start included; give the start less time"
-                );
-            }
+        if let Some(s) = seconds {
+            check_start_fits(&format!("--ktree-start asobs:{s}"), s, run)?;
         }
         let whole = self.options(run)?;
         let time_limit = match seconds {

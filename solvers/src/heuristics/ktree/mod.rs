@@ -277,10 +277,7 @@ impl Starts {
             start::covering_ktree(start, k, None),
             start::greedy_ktree(table, start, &order, k),
         ];
-        if let Some(narrow) = narrow_greedy(table, &order, k, &|| budget.is_spent()) {
-            let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
-            trees.push(start::covering_ktree(&narrow, k, Some(&found.order)));
-        }
+        trees.extend(narrow_ktree(table, &order, k, budget));
         let trees = trees.into_iter().map(|t| (t.code(), t)).collect();
         Ok(Starts {
             start: start.clone(),
@@ -306,23 +303,24 @@ impl Starts {
         rng: &mut ChaCha8Rng,
     ) -> (Code, Option<(Network, KTree)>) {
         let n = table.n();
-        let (built, tree) = &self.trees[i as usize % self.trees.len()];
-        let mut code = built.clone();
-        let mut tree = tree.clone();
-        let mut order = self.order.clone();
-        if i as usize >= self.trees.len() && i.is_multiple_of(2) {
-            order = linear_extension(&self.start, rng);
-            if let Some(narrow) = narrow_greedy(table, &order, self.k, &|| budget.is_spent()) {
-                let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
-                tree = start::covering_ktree(&narrow, self.k, Some(&found.order));
-                code = tree.code();
+        let (built, built_tree) = &self.trees[i as usize % self.trees.len()];
+        let first_round = (i as usize) < self.trees.len();
+        let (code, tree, order) = if first_round {
+            (built.clone(), built_tree.clone(), self.order.clone())
+        } else if i.is_multiple_of(2) {
+            let order = linear_extension(&self.start, rng);
+            match narrow_ktree(table, &order, self.k, budget) {
+                Some(tree) => (tree.code(), tree, order),
+                None => (built.clone(), built_tree.clone(), order),
             }
-        } else if i as usize >= self.trees.len() {
+        } else {
+            let mut code = built.clone();
             for _ in 0..(code.sequence.len() / START_PERTURBATION).max(1) {
                 code = code.neighbour(n, rng).unwrap_or(code);
             }
-            tree = code.decode(n);
-        }
+            let tree = code.decode(n);
+            (code, tree, self.order.clone())
+        };
         let ordered = best_within(table, &tree, &orient_by(&tree, &order));
         let found = in_ktree(table, &tree, version, rng);
         let best =
@@ -332,6 +330,15 @@ impl Starts {
                 .reduce(|a, b| if b.score > a.score { b } else { a });
         (code, best.map(|net| (net, tree)))
     }
+}
+
+/// The k-tree that covers the DAG of width at most k built greedily along `order`
+/// ([`narrow_greedy`]), by that DAG's elimination order; `None` when no such DAG is
+/// found before `budget` is spent.
+fn narrow_ktree(table: &ScoreTable, order: &[usize], k: usize, budget: &Budget) -> Option<KTree> {
+    let narrow = narrow_greedy(table, order, k, &|| budget.is_spent())?;
+    let found = treewidth(&moral_graph(&narrow), &NARROW_WIDTH_LIMITS);
+    Some(start::covering_ktree(&narrow, k, Some(&found.order)))
 }
 
 /// The search of the width of the greedy start DAG: its order is the one the k-tree

@@ -92,6 +92,16 @@ fn graph_of(tree: &KTree) -> Graph {
     g
 }
 
+/// A k-tree sampled from `seed` and the network Version 2 finds in it.
+fn sampled_network(table: &ScoreTable, k: usize, seed: u64) -> (KTree, Network) {
+    let n = table.n();
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let tree = Code::sample(n, k, &mut rng).decode(n);
+    let before = orient(&tree, &mut rng);
+    let net = best_within(table, &tree, &before).expect("the empty set fits");
+    (tree, net)
+}
+
 proptest! {
     #[test]
     fn sampled_k_trees_have_width_k_and_version_2_fits_in_them(
@@ -99,14 +109,10 @@ proptest! {
         k in 1usize..4,
         seed in any::<u64>(),
     ) {
-        let n = table.n();
-        prop_assume!(n > k + 1);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let tree = Code::sample(n, k, &mut rng).decode(n);
+        prop_assume!(table.n() > k + 1);
+        let (tree, net) = sampled_network(&table, k, seed);
         let g = graph_of(&tree);
         prop_assert_eq!(g.elimination_width(&tree.elimination_order()), k);
-        let before = orient(&tree, &mut rng);
-        let net = best_within(&table, &tree, &before).expect("the empty set fits");
         let dag = net.to_dag(&table);
         prop_assert!(dag.check(&table).is_ok());
         let moral = moral_graph(&dag);
@@ -407,12 +413,8 @@ proptest! {
         k in 1usize..4,
         seed in any::<u64>(),
     ) {
-        let n = table.n();
-        prop_assume!(n > k + 1);
-        let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        let tree = Code::sample(n, k, &mut rng).decode(n);
-        let before = orient(&tree, &mut rng);
-        let net = best_within(&table, &tree, &before).expect("the empty set fits");
+        prop_assume!(table.n() > k + 1);
+        let (tree, net) = sampled_network(&table, k, seed);
         let (polished, order) = polish::polish(
             &table,
             net.clone(),
