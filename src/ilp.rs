@@ -80,10 +80,23 @@ pub enum WarmStart {
     /// Read the DAG from this file (see [`read_dag`]); a node whose parent set is not a
     /// candidate takes its best candidate inside that set.
     Dag(PathBuf),
-    /// Run k-tree sampling (Nie et al. 2016, §4, Algorithm 1 in this version) with these
-    /// limits and seed first, for the run's treewidth bound (n − 1 without one), with
-    /// climbs of this many steps, and start from its DAG.
-    Ktree(AsobsOptions, KtreeVersion, u64),
+    /// Run the k-tree search (Nie et al. 2016, §4) first, for the run's treewidth bound
+    /// (n − 1 without one), and start from its DAG.
+    Ktree(KtreeWarmStart),
+}
+
+/// The k-tree search of [`WarmStart::Ktree`].
+#[derive(Clone, Debug)]
+pub struct KtreeWarmStart {
+    /// Its time limit, restarts and seed.
+    pub heuristic: AsobsOptions,
+    /// Algorithm 1's version.
+    pub version: KtreeVersion,
+    /// Climbing steps per restart.
+    pub climb: u64,
+    /// The ASOBS run whose network the restarts start from (its time counts in
+    /// `heuristic`'s); `None`: sampled k-trees only.
+    pub start: Option<AsobsOptions>,
 }
 
 impl IlpSettings {
@@ -224,13 +237,9 @@ fn warm_start(
 ) -> Result<Option<f64>, LearnError> {
     let began = Instant::now();
     let found = match source {
-        WarmStart::Ktree(heuristic, version, climb) => {
+        WarmStart::Ktree(search) => {
             let width = width.unwrap_or(table.n().saturating_sub(1));
-            let ktree = ktree_options(width, *version, *climb, None, heuristic);
-            heuristic_start(
-                "ktree",
-                ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score)),
-            )?
+            heuristic_start("ktree", ktree_warm_start(table, search, width))?
         }
         WarmStart::Asobs(heuristic) => heuristic_start(
             "asobs",
@@ -260,6 +269,33 @@ fn warm_start(
         .insert("warm_start_time_s".into(), json!(seconds));
     options.start = Some(dag);
     Ok(Some(score))
+}
+
+/// The best network of the k-tree search `search` for treewidth bound `width`, started
+/// from its ASOBS network when it has one.
+fn ktree_warm_start(
+    table: &ScoreTable,
+    search: &KtreeWarmStart,
+    width: usize,
+) -> Result<(Dag, f64), HeuristicError> {
+    let began = Instant::now();
+    let start = match &search.start {
+        Some(asobs) => match asobs_search(table, asobs) {
+            Ok(found) => Some(found.dag),
+            Err(HeuristicError::NoNetwork(_)) => None,
+            Err(e) => return Err(e),
+        },
+        None => None,
+    };
+    let heuristic = AsobsOptions {
+        time_limit: search
+            .heuristic
+            .time_limit
+            .map(|t| t.saturating_sub(began.elapsed())),
+        ..search.heuristic.clone()
+    };
+    let ktree = ktree_options(width, search.version, search.climb, start, &heuristic);
+    ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score))
 }
 
 /// The start a heuristic named `name` found, with its score; `None` when it found no

@@ -2,6 +2,7 @@
 //! candidates) → solver → a DAG checked against the score table (acyclic, every parent
 //! set a candidate, score recomputed) → report.
 
+use crate::bound_history::BoundHistory;
 use crate::data::{load_data, LoadOptions};
 use crate::error::LearnError;
 use crate::fio::read_scores;
@@ -16,11 +17,15 @@ use crate::scores::{
 };
 use crate::treewidth::{certify, forced_arcs_exceed, ktree_options};
 use bnsl_formulations::{Dag, ScoreTable, StructuralConstraints};
+use bnsl_solvers::dp::bounded_treewidth::{
+    solve_dp_within_width, WithinWidthOptions, WithinWidthProgress,
+};
 use bnsl_solvers::dp::{solve_dp, DpError, DpOptions};
 use bnsl_solvers::heuristics::{
     asobs_search_with_progress, ktree_search, AsobsOptions, HeuristicError, KtreeOptions,
     KtreeVersion, Rule, DEFAULT_CLIMB_STEPS,
 };
+use bnsl_solvers::ilp::IlpProgress;
 use bnsl_solvers::maxsat::MaxSatOptions;
 use bnsl_solvers::StopToken;
 use serde_json::json;
@@ -330,6 +335,64 @@ fn ktree_start(
     }
 }
 
+/// The best DAG of treewidth at most `width` by the DP's branch and bound over forbidden
+/// moral edges ([`solve_dp_within_width`]) into `report`, with its `bound_history`;
+/// returns the answer's elimination order.
+fn run_dp_within_width(
+    table: &ScoreTable,
+    width: usize,
+    opts: &LearnOptions,
+    report: &mut LearnReport,
+    observer: &dyn Observer,
+) -> Result<Option<Vec<usize>>, LearnError> {
+    let history = BoundHistory::new();
+    let options = WithinWidthOptions {
+        width,
+        start: None,
+        dp: DpOptions {
+            stop: opts.stop.clone(),
+            ..opts.dp.clone()
+        },
+    };
+    let progress = |p: &WithinWidthProgress| {
+        let snapshot = IlpProgress {
+            incumbent: p.incumbent,
+            bound: Some(p.bound),
+            cuts: 0,
+            nodes: p.nodes,
+            rounds: 0,
+        };
+        history.record(&snapshot);
+        observer.ilp(&snapshot);
+    };
+    observer.stage(EXACT_SOLVE, None);
+    let solved = solve_dp_within_width(table, &options, &progress);
+    observer.stage_done();
+    let outcome = solved.map_err(LearnError::Dp)?;
+    let best_score = outcome.best.as_ref().map(|b| b.score);
+    history.record_point(best_score, outcome.bound);
+    report.status = match (outcome.proved, best_score) {
+        (true, Some(_)) => Status::Optimal,
+        (true, None) => Status::Infeasible,
+        (false, Some(_)) => Status::Feasible,
+        (false, None) => Status::Unknown,
+    };
+    report.bound = match report.status {
+        Status::Optimal => best_score,
+        _ => outcome.bound,
+    };
+    let extra = &mut report.extra;
+    extra.insert("engine".into(), json!("dp_edge_branch_and_bound"));
+    extra.insert("nodes".into(), json!(outcome.nodes));
+    extra.insert("dp_solves".into(), json!(outcome.dp_solves));
+    extra.insert("bound_history".into(), history.to_json());
+    let Some(best) = outcome.best else {
+        return Ok(None);
+    };
+    report.dag = Some(best.dag);
+    Ok(Some(best.elimination_order))
+}
+
 /// Runs the k-tree search of `options` into `report`; returns the elimination order of
 /// the k-tree of the best DAG.
 fn run_ktree_search(
@@ -480,6 +543,10 @@ pub fn learn(
     let table_in = table;
     let table = &prepared;
     match method {
+        Method::Dp if width.is_some() => {
+            let width = width.expect("matched");
+            elimination_order = run_dp_within_width(table, width, opts, &mut report, observer)?;
+        }
         Method::Dp => match solve_dp(
             table,
             &DpOptions {
@@ -504,10 +571,15 @@ pub fn learn(
         Method::Ilp => {
             let mut ilp = opts.ilp.clone();
             ilp.options.limits.stop = opts.stop.clone();
-            if let Some(WarmStart::Asobs(heuristic) | WarmStart::Ktree(heuristic, _, _)) =
-                &mut ilp.warm_start
-            {
-                heuristic.stop = opts.stop.clone();
+            match &mut ilp.warm_start {
+                Some(WarmStart::Asobs(heuristic)) => heuristic.stop = opts.stop.clone(),
+                Some(WarmStart::Ktree(search)) => {
+                    search.heuristic.stop = opts.stop.clone();
+                    if let Some(asobs) = &mut search.start {
+                        asobs.stop = opts.stop.clone();
+                    }
+                }
+                _ => {}
             }
             observer.stage(EXACT_SOLVE, None);
             let solved = run_ilp(table, &ilp, width, &mut report, &|p| observer.ilp(p));
@@ -623,10 +695,14 @@ fn width_bound(
         );
         return Ok(Some(WidthBound::Vacuous));
     }
-    if !matches!(opts.method, Method::Ilp | Method::Ktree | Method::Maxsat) {
+    if !matches!(
+        opts.method,
+        Method::Dp | Method::Ilp | Method::Ktree | Method::Maxsat
+    ) {
         return Err(LearnError::Setting(format!(
-            "--treewidth needs --method ilp (the bounded-treewidth MILP), maxsat (its MaxSAT \
-             encoding) or ktree (k-tree sampling); {} cannot keep a treewidth bound",
+            "--treewidth needs --method dp (branch and bound on the DP), ilp (the \
+             bounded-treewidth MILP), maxsat (its MaxSAT encoding) or ktree (k-tree \
+             sampling); {} cannot keep a treewidth bound",
             opts.method.name()
         )));
     }

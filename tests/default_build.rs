@@ -25,9 +25,10 @@ fn microlp_proves_the_unbounded_optimum() {
     }
 }
 
-/// With no method named, a treewidth bound is proved by the bounded-treewidth MILP on
-/// microlp: the answer's width is within the bound and certified; at the unbounded
-/// optimum's width, the answer is the unbounded optimum.
+/// The bounded-treewidth MILP on microlp (the MILP back-end of the default build)
+/// proves the bound's optimum, which the branch and bound on the DP (the default
+/// method up to 20 variables) also finds: the answer's width is within the bound and
+/// certified; at the unbounded optimum's width, the answer is the unbounded optimum.
 #[test]
 fn microlp_proves_bounded_treewidth_optima() {
     let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
@@ -41,10 +42,16 @@ fn microlp_proves_bounded_treewidth_optima() {
             scores.as_str(),
             "--treewidth",
             w.as_str(),
+            "--method",
+            "ilp",
             "--json",
         ];
         let r = run_json(&args);
         assert_eq!(r["backend"], "microlp", "W {w}: {r}");
+        let by_dp = run_json(&["learn", &scores, "--treewidth", &w, "--json"]);
+        assert_eq!(by_dp["method"], "dp", "W {w}: {by_dp}");
+        let gap = (by_dp["score"].as_f64().unwrap() - r["score"].as_f64().unwrap()).abs();
+        assert!(gap < 1e-6, "W {w}: {by_dp} against {r}");
         assert_eq!(r["status"], "optimal", "W {w}: {r}");
         assert!(r["treewidth"].as_u64().unwrap() <= width, "W {w}: {r}");
         let score = r["score"].as_f64().unwrap();

@@ -283,11 +283,11 @@ fn maxsat_options_are_checked() {
         &["--backend needs --method ilp"],
     );
     fails_with(
-        &["learn", &scores, "--method", "dp", "--treewidth", "2"],
+        &["learn", &scores, "--method", "asobs", "--treewidth", "2"],
         &[
             "--treewidth needs",
             "maxsat (its MaxSAT encoding)",
-            "dp cannot keep a treewidth bound",
+            "asobs cannot keep a treewidth bound",
         ],
     );
 }

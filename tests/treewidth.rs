@@ -139,6 +139,17 @@ fn every_back_end_learns_the_same_bounded_optimum() {
         verify_within(&scores, &r, &narrow, dir.path());
         scores_seen.push(r["score"].as_f64().unwrap());
     }
+    let r = run_json(&[
+        "learn",
+        &scores,
+        "--treewidth",
+        &narrow,
+        "--method",
+        "dp",
+        "--json",
+    ]);
+    assert_eq!(r["engine"], "dp_edge_branch_and_bound");
+    scores_seen.push(r["score"].as_f64().unwrap());
     for s in &scores_seen {
         assert!((s - scores_seen[0]).abs() < 1e-6, "{scores_seen:?}");
     }
@@ -157,6 +168,51 @@ fn every_back_end_learns_the_same_bounded_optimum() {
         (r["score"].as_f64().unwrap() - free_score).abs() < 1e-6,
         "{r}"
     );
+}
+
+/// Up to 20 variables `--treewidth W` is proved by the branch and bound on the DP by
+/// default: optimal, within the bound (checked by `bnsl verify`), below the unbounded
+/// optimum, with its bound history; a time limit too short for the proof leaves a
+/// checked answer or none, and never a claim of optimality.
+#[test]
+fn the_dp_branch_and_bound_proves_the_bounded_optimum() {
+    let scores = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let dir = tempfile::tempdir().unwrap();
+    let (free, free_width) = dp_optimum_and_width(&scores, dir.path());
+    let narrow = (free_width - 1).to_string();
+    let r = run_json(&["learn", &scores, "--treewidth", &narrow, "--json"]);
+    assert_eq!(
+        (
+            r["method"].as_str(),
+            r["engine"].as_str(),
+            r["status"].as_str()
+        ),
+        (
+            Some("dp"),
+            Some("dp_edge_branch_and_bound"),
+            Some("optimal")
+        )
+    );
+    assert_eq!(r["score"], r["bound"]);
+    assert!(r["score"].as_f64().unwrap() < free["score"].as_f64().unwrap());
+    assert!(r["nodes"].as_u64().unwrap() >= 1);
+    assert!(!r["bound_history"].as_array().unwrap().is_empty());
+    verify_within(&scores, &r, &narrow, dir.path());
+    let r = run_json(&[
+        "learn",
+        &scores,
+        "--treewidth",
+        "1",
+        "--method",
+        "dp",
+        "--time-limit",
+        "0.001",
+        "--json",
+    ]);
+    assert_ne!(r["status"], "optimal", "{r}");
+    if r["dag"].is_object() || r["parents"].is_object() {
+        verify_within(&scores, &r, "1", dir.path());
+    }
 }
 
 /// A bound of n − 1 or more bounds nothing: said, and learned without it.
@@ -203,7 +259,7 @@ fn bounds_that_cannot_hold_and_bad_flags_are_refused() {
         (vec!["--treewidth", "1.5"], "`1.5` is not a treewidth bound"),
         (
             vec!["--treewidth", "2", "--method", "asobs"],
-            "--treewidth needs --method ilp",
+            "--treewidth needs --method dp",
         ),
         (vec!["--treewidth-form", "paper"], "give the bound"),
         (
@@ -323,8 +379,36 @@ fn ktree_sampling_learns_within_the_bound() {
             "--ktree-start",
             "asobs",
         ],
-        &["--ktree-start needs --method ktree"],
+        &["--ktree-start needs --method ktree or --warm-start ktree"],
     );
+    fails_with(
+        &[
+            "learn",
+            &scores,
+            "--treewidth",
+            "3",
+            "--warm-start",
+            "ktree:2",
+            "--ktree-start",
+            "asobs:2",
+        ],
+        &["--ktree-start asobs:2 does not fit in the 2 s of --warm-start ktree"],
+    );
+    let warm = run_json(&[
+        "learn",
+        &scores,
+        "--treewidth",
+        "3",
+        "--warm-start",
+        "ktree:1",
+        "--ktree-start",
+        "asobs:0.2",
+        "--time-limit",
+        "10",
+        "--json",
+    ]);
+    assert_eq!(warm["warm_start"], "ktree");
+    assert!(warm["warm_start_score"].as_f64().unwrap() <= warm["score"].as_f64().unwrap());
     fails_with(
         &[
             "learn",

@@ -10,7 +10,8 @@ run wrote.
 
 Usage: scripts/bench/treewidth.py BIN
 Environment: DATA (comma list, default tic-tac-toe,wine,adult,nltcs,voting,zoo), WIDTHS
-             (default 2,3,4,5), BACKENDS (default scip), TIME_LIMIT (seconds per run,
+             (default 2,3,4,5), BACKENDS (default scip; `dp` runs `--method dp`, the
+             branch and bound on the DP, instead of the MILP), TIME_LIMIT (seconds per run,
              default 600), EXTRA (more flags for every learn run, e.g.
              "--treewidth-form paper --no-root-cuts").
 """
@@ -52,9 +53,10 @@ def main():
             for backend in backends:
                 out = os.path.join(work, f"{name}_{w}_{backend}.json")
                 began = time.time()
+                how = ["--method", "dp"] if backend == "dp" else ["--backend", backend]
                 run = subprocess.run(
-                    [binary, "learn", scores, "--treewidth", str(w), "--backend", backend,
-                     "--time-limit", limit, "--json"] + extra,
+                    [binary, "learn", scores, "--treewidth", str(w), "--time-limit", limit,
+                     "--json"] + how + extra,
                     capture_output=True, text=True)
                 wall = time.time() - began
                 if run.returncode != 0:

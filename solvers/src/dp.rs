@@ -19,6 +19,11 @@
 //! `bps(v, S \ {v})` for `v ∈ S`; only two layers are alive at a time. Subsets are located
 //! in a layer by their combinatorial-number-system rank. What outlives its layer is one
 //! byte per subset (the position of its best sink), `2^n` bytes in all.
+//!
+//! [`bounded_treewidth`] finds the best network of treewidth at most `W` by a branch and
+//! bound whose every node is a DP on the table without some candidates.
+
+pub mod bounded_treewidth;
 
 use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable, VarSet};

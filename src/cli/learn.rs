@@ -8,7 +8,7 @@ use bnsl::certificate::{certify_optimum, write_certificate};
 use bnsl::dag_io::{render_dag, DagFormat};
 use bnsl::fio::read_constraints;
 use bnsl::fio::{write_jkl, NameStyle};
-use bnsl::ilp::{engine_kind, Formulation, IlpSettings, WarmStart};
+use bnsl::ilp::{engine_kind, Formulation, IlpSettings, KtreeWarmStart, WarmStart};
 use bnsl::pipeline::{
     default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
 };
@@ -48,9 +48,9 @@ pub(crate) struct Args {
     /// method; see README.
     #[arg(long, value_name = "FILE")]
     pub constraints: Option<PathBuf>,
-    /// Learn the best DAG whose moral graph has treewidth at most W (Nie et al. 2016),
-    /// by the bounded-treewidth MILP (--method ilp, the default then); W = 0 gives the
-    /// empty DAG. The answer's width is certified by a tree decomposition, which the
+    /// Learn the best DAG whose moral graph has treewidth at most W (Nie et al. 2016):
+    /// by default, branch and bound on the DP up to 20 variables (--method dp) and the
+    /// bounded-treewidth MILP beyond (--method ilp); W = 0 gives the empty DAG. The answer's width is certified by a tree decomposition, which the
     /// JSON gives with treewidth_bound and treewidth.
     #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = super::parse_width)]
     pub treewidth: Option<usize>,
@@ -405,11 +405,15 @@ impl IlpArgs {
                 };
                 match arg {
                     WarmStartArg::Asobs(seconds) => WarmStart::Asobs(heuristic(seconds)),
-                    WarmStartArg::Ktree(seconds) => WarmStart::Ktree(
-                        heuristic(seconds),
-                        search.ktree_version.unwrap_or_default(),
-                        search.ktree_climb.unwrap_or(DEFAULT_CLIMB_STEPS),
-                    ),
+                    WarmStartArg::Ktree(seconds) => {
+                        let whole = heuristic(seconds);
+                        WarmStart::Ktree(KtreeWarmStart {
+                            start: search.ktree_start_of(&whole),
+                            heuristic: whole,
+                            version: search.ktree_version.unwrap_or_default(),
+                            climb: search.ktree_climb.unwrap_or(DEFAULT_CLIMB_STEPS),
+                        })
+                    }
                     WarmStartArg::File(path) => WarmStart::Dag(path.clone()),
                 }
             }),
@@ -552,25 +556,59 @@ impl OrderSearchArgs {
         })
     }
 
-    /// The ASOBS run of `--ktree-start asobs`, checked to fit in the time limit.
+    /// The ASOBS run of `--ktree-start asobs` for `--method ktree`, checked to fit in
+    /// the time limit.
     pub(crate) fn ktree_start(&self, run: &RunLimitArgs) -> anyhow::Result<Option<AsobsOptions>> {
-        let KtreeStartArg::Asobs(seconds) = self.ktree_start.unwrap_or(KtreeStartArg::Asobs(None))
-        else {
-            return Ok(None);
-        };
-        if let Some(s) = seconds {
+        if let Some(KtreeStartArg::Asobs(Some(s))) = self.ktree_start {
             check_start_fits(&format!("--ktree-start asobs:{s}"), s, run)?;
         }
-        let whole = self.options(run)?;
+        Ok(self.ktree_start_of(&self.options(run)?))
+    }
+
+    /// The ASOBS run of `--ktree-start asobs` that starts a k-tree search run with
+    /// `search`'s time limit and restarts: the seconds given, else a tenth of the
+    /// search's time, else (no time limit) its restarts. `None` for `--ktree-start none`.
+    fn ktree_start_of(&self, search: &AsobsOptions) -> Option<AsobsOptions> {
+        let KtreeStartArg::Asobs(seconds) = self.ktree_start.unwrap_or(KtreeStartArg::Asobs(None))
+        else {
+            return None;
+        };
         let time_limit = match seconds {
             Some(s) => Some(Duration::from_secs_f64(s)),
-            None => whole.time_limit.map(|t| t.mul_f64(KTREE_START_SHARE)),
+            None => search.time_limit.map(|t| t.mul_f64(KTREE_START_SHARE)),
         };
-        Ok(Some(AsobsOptions {
+        Some(AsobsOptions {
             time_limit,
-            max_restarts: whole.max_restarts.filter(|_| time_limit.is_none()),
-            ..whole
-        }))
+            max_restarts: search.max_restarts.filter(|_| time_limit.is_none()),
+            ..search.clone()
+        })
+    }
+
+    /// Checks that the ASOBS of `--ktree-start asobs:S` fits in the k-tree search of
+    /// `--warm-start ktree[:T]`: T seconds, or the default warm start's when no
+    /// `--restarts` bound it instead.
+    pub(super) fn check_ktree_start_fits(
+        &self,
+        warm_start: Option<&WarmStartArg>,
+        run: &RunLimitArgs,
+    ) -> anyhow::Result<()> {
+        let (Some(WarmStartArg::Ktree(seconds)), Some(KtreeStartArg::Asobs(Some(s)))) =
+            (warm_start, self.ktree_start)
+        else {
+            return Ok(());
+        };
+        let whole = match (seconds, self.restarts) {
+            (Some(t), _) => *t,
+            (None, Some(_)) => return Ok(()),
+            (None, None) => default_warm_start_s(run),
+        };
+        if s >= whole {
+            bail!(
+                "--ktree-start asobs:{s} does not fit in the {whole} s of --warm-start ktree; \
+                 give the start less time"
+            );
+        }
+        Ok(())
     }
 
     /// The local search asked for (insertion unless told otherwise).
@@ -612,8 +650,8 @@ impl OrderSearchArgs {
         if self.ktree_climb.is_some() && method != Method::Ktree && !ktree_start {
             bail!("--ktree-climb needs --method ktree or --warm-start ktree");
         }
-        if self.ktree_start.is_some() && method != Method::Ktree {
-            bail!("--ktree-start needs --method ktree");
+        if self.ktree_start.is_some() && method != Method::Ktree && !ktree_start {
+            bail!("--ktree-start needs --method ktree or --warm-start ktree");
         }
         let given = self.restarts.is_some() || local;
         if !runs_asobs && method != Method::Ktree && !ktree_start && given {
@@ -634,6 +672,14 @@ fn resolve_method(args: &Args, table: &ScoreTable) -> anyhow::Result<Method> {
         return Ok(Method::Ilp);
     }
     if let Some(width) = args.treewidth.filter(|&w| w + 1 < table.n()) {
+        if default_exact_method(table) == Method::Dp {
+            eprintln!(
+                "bnsl: no --method given: proving the best DAG of treewidth at most {width} of \
+                 {} variables by branch and bound on dynamic programming",
+                table.n()
+            );
+            return Ok(Method::Dp);
+        }
         let backend = configured(args.ilp.backend.as_deref(), &[])?;
         eprintln!(
             "bnsl: no --method given: proving the best DAG of treewidth at most {width} by the \
@@ -848,6 +894,8 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     args.ilp.check_warm_start_fits(&args.run)?;
     args.search
         .check_used_by(method, args.ilp.warm_start.as_ref())?;
+    args.search
+        .check_ktree_start_fits(args.ilp.warm_start.as_ref(), &args.run)?;
     if args.maxsat_algorithm.is_some() && method != Method::Maxsat {
         bail!("--maxsat-algorithm needs --method maxsat");
     }

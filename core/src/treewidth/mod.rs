@@ -16,14 +16,17 @@
 //!   [`treewidth`] the exact width by branch and bound over elimination orders with the
 //!   minor-min-width lower bound (Gogate & Dechter 2004, "A complete anytime algorithm
 //!   for treewidth").
+//! - [`wider_subgraph`] finds an edge-minimal subgraph whose treewidth exceeds a bound.
 
 mod decomposition;
 mod exact;
 mod greedy;
+mod obstruction;
 
 pub use decomposition::{DecompositionError, TreeDecomposition};
 pub use exact::{minor_min_width, treewidth, TreewidthLimits, TreewidthResult};
 pub use greedy::{greedy_order, Greedy};
+pub use obstruction::wider_subgraph;
 
 use crate::dag::Dag;
 use std::collections::BTreeSet;

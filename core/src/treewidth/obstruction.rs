@@ -1,0 +1,111 @@
+//! Obstructions to a treewidth bound: a subgraph of treewidth above the bound that loses
+//! that property when any one of its edges is removed. Every graph of treewidth at most
+//! the bound that lies inside the original graph lacks at least one edge of it (a
+//! subgraph's treewidth never exceeds the graph's), which is what a search that
+//! forbids edges branches on.
+
+use super::exact::{treewidth, TreewidthLimits};
+use super::Graph;
+
+/// An edge-minimal subgraph of `graph` whose treewidth exceeds `width`, as its edges
+/// (`(u, v)` with `u < v`); `None` when `graph`'s treewidth is not shown to exceed
+/// `width` within `limits` (each width computation gets them anew).
+///
+/// Edges are tried for removal from the nodes of least degree on, so that what stays is
+/// the densest part of the graph and the subgraph has few edges. An edge whose removal
+/// leaves a width that `limits` do not settle is kept: the answer's width always
+/// exceeds `width`, even when it is not minimal.
+pub fn wider_subgraph(
+    graph: &Graph,
+    width: usize,
+    limits: &TreewidthLimits,
+) -> Option<Vec<(usize, usize)>> {
+    let exceeds = |edges: &[(usize, usize)]| {
+        let mut g = Graph::new(graph.n());
+        for &(u, v) in edges {
+            g.add_edge(u, v);
+        }
+        treewidth(&g, limits).lower > width
+    };
+    let mut kept: Vec<(usize, usize)> = graph.edges().collect();
+    if !exceeds(&kept) {
+        return None;
+    }
+    let degree = |v: usize| graph.neighbours(v).len();
+    let mut trial_order = kept.clone();
+    trial_order.sort_by_key(|&(u, v)| (degree(u).min(degree(v)), degree(u) + degree(v), u, v));
+    for edge in trial_order {
+        let without: Vec<(usize, usize)> = kept.iter().copied().filter(|&e| e != edge).collect();
+        if exceeds(&without) {
+            kept = without;
+        }
+    }
+    Some(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn graph(n: usize, edges: &[(usize, usize)]) -> Graph {
+        let mut g = Graph::new(n);
+        for &(u, v) in edges {
+            g.add_edge(u, v);
+        }
+        g
+    }
+
+    fn complete(nodes: &[usize]) -> Vec<(usize, usize)> {
+        let mut edges = Vec::new();
+        for (i, &u) in nodes.iter().enumerate() {
+            for &v in &nodes[i + 1..] {
+                edges.push((u.min(v), u.max(v)));
+            }
+        }
+        edges
+    }
+
+    #[test]
+    fn a_clique_with_a_pendant_path_keeps_the_clique() {
+        // K5 on 0..5 (treewidth 4) with a path 4-5-6-7 hanging off it.
+        let mut edges = complete(&[0, 1, 2, 3, 4]);
+        edges.extend([(4, 5), (5, 6), (6, 7)]);
+        let g = graph(8, &edges);
+        let mut found = wider_subgraph(&g, 3, &TreewidthLimits::default()).unwrap();
+        found.sort_unstable();
+        assert_eq!(found, complete(&[0, 1, 2, 3, 4]));
+        assert_eq!(wider_subgraph(&g, 4, &TreewidthLimits::default()), None);
+    }
+
+    #[test]
+    fn the_answer_exceeds_the_width_and_is_edge_minimal() {
+        // A 4 × 4 grid (treewidth 4) with one diagonal per cell: treewidth above 2.
+        let at = |r: usize, c: usize| 4 * r + c;
+        let mut edges = Vec::new();
+        for r in 0..4 {
+            for c in 0..4 {
+                if c + 1 < 4 {
+                    edges.push((at(r, c), at(r, c + 1)));
+                }
+                if r + 1 < 4 {
+                    edges.push((at(r, c), at(r + 1, c)));
+                }
+                if r + 1 < 4 && c + 1 < 4 {
+                    edges.push((at(r, c), at(r + 1, c + 1)));
+                }
+            }
+        }
+        let g = graph(16, &edges);
+        let limits = TreewidthLimits::default();
+        for width in 1..4 {
+            let found = wider_subgraph(&g, width, &limits).unwrap();
+            let width_of = |edges: &[(usize, usize)]| treewidth(&graph(16, edges), &limits).upper;
+            assert!(width_of(&found) > width);
+            for k in 0..found.len() {
+                let mut less = found.clone();
+                less.remove(k);
+                assert!(width_of(&less) <= width, "edge {:?} can go", found[k]);
+            }
+        }
+    }
+}
