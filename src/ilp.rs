@@ -287,14 +287,14 @@ fn ktree_warm_start(
         },
         None => None,
     };
-    let heuristic = AsobsOptions {
-        time_limit: search
-            .heuristic
-            .time_limit
-            .map(|t| t.saturating_sub(began.elapsed())),
-        ..search.heuristic.clone()
-    };
-    let ktree = ktree_options(width, search.version, search.climb, start, &heuristic);
+    let ktree = ktree_options(
+        width,
+        search.version,
+        search.climb,
+        start,
+        &search.heuristic,
+        began,
+    );
     ktree_search(table, &ktree, &|_| {}).map(|f| (f.dag, f.score))
 }
 

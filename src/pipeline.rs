@@ -609,18 +609,13 @@ pub fn learn(
                 Some(asobs) => ktree_start(table, asobs, &opts.stop, &mut report, observer)?,
                 None => None,
             };
-            let heuristic = AsobsOptions {
-                time_limit: heuristic
-                    .time_limit
-                    .map(|t| t.saturating_sub(began.elapsed())),
-                ..heuristic
-            };
             let options = ktree_options(
                 width,
                 opts.ktree_version,
                 opts.ktree_climb,
                 start,
                 &heuristic,
+                began,
             );
             elimination_order = run_ktree_search(table, &options, &mut report, observer)?;
         }

@@ -12,6 +12,7 @@ use bnsl_solvers::heuristics::{AsobsOptions, KtreeOptions, KtreeVersion};
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::Path;
+use std::time::Instant;
 
 /// Search nodes the exact treewidth of an answer may take; beyond, the width reported is
 /// the best upper bound found, marked as not exact.
@@ -20,18 +21,22 @@ const ANSWER_WIDTH_NODES: u64 = 2_000_000;
 /// The options of the k-tree search of `version` with climbs of `climb_steps` from
 /// `start` (if any) for treewidth `width` with the time limit, restart cap, seed and stop
 /// token of `heuristic` (the order search's settings, which `--time-limit`, `--restarts`
-/// and `--seed` fill alike).
+/// and `--seed` fill alike). The time limit counts from `began`, so the search that
+/// found `start` is inside it.
 pub(crate) fn ktree_options(
     width: usize,
     version: KtreeVersion,
     climb_steps: u64,
     start: Option<Dag>,
     heuristic: &AsobsOptions,
+    began: Instant,
 ) -> KtreeOptions {
     KtreeOptions {
         width,
         version,
-        time_limit: heuristic.time_limit,
+        time_limit: heuristic
+            .time_limit
+            .map(|t| t.saturating_sub(began.elapsed())),
         max_restarts: heuristic.max_restarts,
         climb_steps,
         seed: heuristic.seed,

@@ -50,8 +50,9 @@ pub(crate) struct Args {
     pub constraints: Option<PathBuf>,
     /// Learn the best DAG whose moral graph has treewidth at most W (Nie et al. 2016):
     /// by default, branch and bound on the DP up to 20 variables (--method dp) and the
-    /// bounded-treewidth MILP beyond (--method ilp); W = 0 gives the empty DAG. The answer's width is certified by a tree decomposition, which the
-    /// JSON gives with treewidth_bound and treewidth.
+    /// bounded-treewidth MILP beyond (--method ilp); W = 0 gives the empty DAG. The
+    /// answer's width is certified by a tree decomposition, which the JSON gives with
+    /// treewidth_bound and treewidth.
     #[arg(long, value_name = "W", allow_negative_numbers = true, value_parser = super::parse_width)]
     pub treewidth: Option<usize>,
     #[command(flatten)]

@@ -24,7 +24,10 @@ mod relaxation;
 
 use super::{DpError, DpOptions};
 use crate::heuristics::narrow_greedy;
-use bnsl_formulations::treewidth::{moral_graph, treewidth, wider_subgraph, TreewidthLimits};
+use crate::ilp::gap_closed;
+use bnsl_formulations::treewidth::{
+    moral_graph, treewidth, wider_subgraph, Graph, TreewidthLimits,
+};
 use bnsl_formulations::{Dag, ScoreTable};
 use relaxation::{Relaxation, MAX_VARIABLES};
 use std::cmp::Ordering;
@@ -109,9 +112,6 @@ pub fn solve_dp_within_width(
     let finished = search.run();
     Ok(search.outcome(finished))
 }
-
-/// Relative slack under which a bound does not count as above the incumbent.
-const TIE: f64 = 1e-9;
 
 /// An open node: its bound, its best DAG, its forbidden edges (sorted), and the order
 /// it was made in (ties of bound go first made, first expanded).
@@ -205,7 +205,8 @@ impl<'a> Search<'a> {
     /// Expands `node`: its DAG becomes the incumbent when it fits, else its children are
     /// opened. `false` when the time ran out before every child was bounded.
     fn expand(&mut self, node: &Open) -> bool {
-        if let Some(order) = self.order_within(&node.dag) {
+        let moral = moral_graph(&node.dag);
+        if let Some(order) = self.order_within(&moral) {
             self.improve(WithinWidth {
                 dag: node.dag.clone(),
                 score: node.bound,
@@ -214,12 +215,12 @@ impl<'a> Search<'a> {
             return true;
         }
         if let Ok(order) = node.dag.topological_order() {
-            if let Some(repaired) = narrow_greedy(self.table, &order, self.width, &|| false) {
+            let spent = || self.out_of_time();
+            if let Some(repaired) = narrow_greedy(self.table, &order, self.width, &spent) {
                 self.offer(repaired);
             }
         }
-        let Some(obstruction) = wider_subgraph(&moral_graph(&node.dag), self.width, &self.limits())
-        else {
+        let Some(obstruction) = wider_subgraph(&moral, self.width, &self.limits()) else {
             // The width is not settled before the deadline.
             return false;
         };
@@ -260,7 +261,9 @@ impl<'a> Search<'a> {
 
     /// Makes `dag` the incumbent when it fits the bound and scores higher.
     fn offer(&mut self, dag: Dag) {
-        let (Ok(score), Some(order)) = (dag.check(self.table), self.order_within(&dag)) else {
+        let (Ok(score), Some(order)) =
+            (dag.check(self.table), self.order_within(&moral_graph(&dag)))
+        else {
             return;
         };
         self.improve(WithinWidth {
@@ -277,11 +280,12 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Whether `score` is above the incumbent's.
+    /// Whether `score` is above the incumbent's by more than the gap that counts as
+    /// closed ([`gap_closed`]).
     fn beats(&self, score: f64) -> bool {
         self.incumbent
             .as_ref()
-            .is_none_or(|best| score > best.score + TIE * (1.0 + best.score.abs()))
+            .is_none_or(|best| !gap_closed(best.score, score))
     }
 
     fn report(&self) {
@@ -295,10 +299,10 @@ impl<'a> Search<'a> {
         });
     }
 
-    /// An elimination order of `dag`'s moral graph of width at most the bound, if it
+    /// An elimination order of the moral graph `moral` of width at most the bound, if it
     /// has one (settled before the deadline).
-    fn order_within(&self, dag: &Dag) -> Option<Vec<usize>> {
-        let found = treewidth(&moral_graph(dag), &self.limits());
+    fn order_within(&self, moral: &Graph) -> Option<Vec<usize>> {
+        let found = treewidth(moral, &self.limits());
         (found.upper <= self.width).then_some(found.order)
     }
 
