@@ -9,7 +9,9 @@ use super::Graph;
 
 /// An edge-minimal subgraph of `graph` whose treewidth exceeds `width`, as its edges
 /// (`(u, v)` with `u < v`); `None` when `graph`'s treewidth is not shown to exceed
-/// `width` within `limits` (each width computation gets them anew).
+/// `width` within `limits` (each width computation gets them anew). The edges of `keep`
+/// (as `(u, v)`, `u < v`) that `graph` has are never removed: the subgraph is minimal in
+/// its other edges.
 ///
 /// Edges are tried for removal from the nodes of least degree on, so that what stays is
 /// the densest part of the graph and the subgraph has few edges. An edge whose removal
@@ -18,6 +20,7 @@ use super::Graph;
 pub fn wider_subgraph(
     graph: &Graph,
     width: usize,
+    keep: &[(usize, usize)],
     limits: &TreewidthLimits,
 ) -> Option<Vec<(usize, usize)>> {
     let exceeds = |edges: &[(usize, usize)]| {
@@ -34,7 +37,7 @@ pub fn wider_subgraph(
     let degree = |v: usize| graph.neighbours(v).len();
     let mut trial_order = kept.clone();
     trial_order.sort_by_key(|&(u, v)| (degree(u).min(degree(v)), degree(u) + degree(v), u, v));
-    for edge in trial_order {
+    for edge in trial_order.into_iter().filter(|e| !keep.contains(e)) {
         let without: Vec<(usize, usize)> = kept.iter().copied().filter(|&e| e != edge).collect();
         if exceeds(&without) {
             kept = without;
@@ -71,10 +74,26 @@ mod tests {
         let mut edges = complete(&[0, 1, 2, 3, 4]);
         edges.extend([(4, 5), (5, 6), (6, 7)]);
         let g = graph(8, &edges);
-        let mut found = wider_subgraph(&g, 3, &TreewidthLimits::default()).unwrap();
+        let mut found = wider_subgraph(&g, 3, &[], &TreewidthLimits::default()).unwrap();
         found.sort_unstable();
         assert_eq!(found, complete(&[0, 1, 2, 3, 4]));
-        assert_eq!(wider_subgraph(&g, 4, &TreewidthLimits::default()), None);
+        assert_eq!(
+            wider_subgraph(&g, 4, &[], &TreewidthLimits::default()),
+            None
+        );
+    }
+
+    #[test]
+    fn kept_edges_stay_and_the_rest_is_minimal() {
+        // Two K4s sharing the edge 0-1 (treewidth 3). Kept: the second one's edges, so
+        // the subgraph is that K4 whatever the trial order.
+        let mut edges = complete(&[0, 1, 2, 3]);
+        edges.extend(complete(&[0, 1, 4, 5]));
+        let g = graph(6, &edges);
+        let keep = complete(&[0, 1, 4, 5]);
+        let mut found = wider_subgraph(&g, 2, &keep, &TreewidthLimits::default()).unwrap();
+        found.sort_unstable();
+        assert_eq!(found, keep);
     }
 
     #[test]
@@ -98,7 +117,7 @@ mod tests {
         let g = graph(16, &edges);
         let limits = TreewidthLimits::default();
         for width in 1..4 {
-            let found = wider_subgraph(&g, width, &limits).unwrap();
+            let found = wider_subgraph(&g, width, &[], &limits).unwrap();
             let width_of = |edges: &[(usize, usize)]| treewidth(&graph(16, edges), &limits).upper;
             assert!(width_of(&found) > width);
             for k in 0..found.len() {

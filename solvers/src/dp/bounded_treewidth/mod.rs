@@ -3,17 +3,23 @@
 //! et al. 2016, whose MILP (6) leaves its bound at the unbounded optimum until branching
 //! moves it; here every node's bound is the exact optimum of a relaxation.
 //!
-//! - **Nodes.** A node is a set `F` of forbidden moral edges. Its networks are the DAGs
-//!   of candidates whose moral graph has no edge of `F`; they are the DAGs of the table
-//!   without the candidates that would create such an edge (a child–parent pair or a
-//!   pair of co-parents), so the DP on that table gives their best score: the node's
-//!   bound.
-//! - **Branching.** When the node's best DAG has treewidth at most `W`, it is the node's
-//!   best network within the bound. Otherwise its moral graph holds a subgraph `H` of
-//!   treewidth above `W`, minimal under edge removal ([`wider_subgraph`]); every network
-//!   within the bound lacks some edge of `H`, so the children `F ∪ {e}`, `e ∈ H`, cover
-//!   the node's networks within the bound. A set of forbidden edges met twice is
-//!   searched once.
+//! - **Nodes.** A node is a set `F` of forbidden moral edges and a set `R` of required
+//!   ones. Its networks are the DAGs of candidates whose moral graph has no edge of `F`
+//!   and every edge of `R`. Without `R`, they are the DAGs of the table without the
+//!   candidates that would create an edge of `F` (a child–parent pair or a pair of
+//!   co-parents), so the DP on that table bounds their best score: the node's bound.
+//! - **Branching.** When the node's best DAG has treewidth at most `W`, no network of
+//!   the node within the width bound scores above it (the node is settled, the DAG
+//!   offered as incumbent). Otherwise the union of its moral graph and `R` holds a
+//!   subgraph `H` of treewidth above `W`, minimal in its edges outside `R`
+//!   ([`wider_subgraph`]). Every network of the node within the bound holds `R` and so
+//!   lacks some edge `e_1, …, e_k` of `H` outside `R`: the children
+//!   `(F ∪ {e_i}, R ∪ {e_1, …, e_{i−1}})` split the node's networks within the bound
+//!   into disjoint parts. The edges are put in the order of their children's bounds,
+//!   lowest first, so that the parts of highest bound require the most edges; an edge
+//!   whose child has no DAG at all goes first. A child whose required edges alone are
+//!   wider than `W` has no network within the bound and is not opened, nor are the ones
+//!   after it.
 //! - **Search.** Best bound first, so the largest open bound is the search's bound at
 //!   any time. The incumbent starts from the given start and from a greedy repair of
 //!   every expanded node's DAG (each node along its topological order takes its best
@@ -31,7 +37,7 @@ use bnsl_formulations::treewidth::{
 use bnsl_formulations::{Dag, ScoreTable};
 use relaxation::{Relaxation, MAX_VARIABLES};
 use std::cmp::Ordering;
-use std::collections::{BinaryHeap, HashSet};
+use std::collections::BinaryHeap;
 use std::time::Instant;
 
 /// What [`solve_dp_within_width`] solves and how long it may take.
@@ -105,7 +111,7 @@ pub fn solve_dp_within_width(
     if search.out_of_time() {
         return Ok(search.outcome(false));
     }
-    match search.bound_of(&[]) {
+    match search.root() {
         Some(root) => search.push(root),
         None => return Ok(search.outcome(true)),
     }
@@ -113,12 +119,13 @@ pub fn solve_dp_within_width(
     Ok(search.outcome(finished))
 }
 
-/// An open node: its bound, its best DAG, its forbidden edges (sorted), and the order
-/// it was made in (ties of bound go first made, first expanded).
+/// An open node: its bound, its best DAG, its forbidden and required edges (sorted), and
+/// the order it was made in (ties of bound go first made, first expanded).
 struct Open {
     bound: f64,
     dag: Dag,
     forbidden: Vec<(usize, usize)>,
+    required: Vec<(usize, usize)>,
     made: u64,
 }
 
@@ -152,7 +159,6 @@ struct Search<'a> {
     deadline: Option<Instant>,
     progress: &'a dyn Fn(&WithinWidthProgress),
     open: BinaryHeap<Open>,
-    seen: HashSet<Vec<(usize, usize)>>,
     incumbent: Option<WithinWidth>,
     made: u64,
     nodes: u64,
@@ -173,7 +179,6 @@ impl<'a> Search<'a> {
             deadline: options.dp.time_limit.map(|t| Instant::now() + t),
             progress,
             open: BinaryHeap::new(),
-            seen: HashSet::new(),
             incumbent: None,
             made: 0,
             nodes: 0,
@@ -220,36 +225,87 @@ impl<'a> Search<'a> {
                 self.offer(repaired);
             }
         }
-        let Some(obstruction) = wider_subgraph(&moral, self.width, &self.limits()) else {
+        let mut wide = moral;
+        for &(u, v) in &node.required {
+            wide.add_edge(u, v);
+        }
+        let limits = self.limits();
+        let Some(obstruction) = wider_subgraph(&wide, self.width, &node.required, &limits) else {
             // The width is not settled before the deadline.
             return false;
         };
+        self.dp_solves += 1;
+        if self.relaxation.best_without(&node.forbidden).is_none() {
+            // Not met: the node was solved before and found a DAG.
+            return true;
+        }
+        let mut required = node.required.clone();
+        let mut children = Vec::new();
         for edge in obstruction {
-            let mut forbidden = node.forbidden.clone();
-            forbidden.push(edge);
-            forbidden.sort_unstable();
-            if !self.seen.insert(forbidden.clone()) {
+            if node.required.binary_search(&edge).is_ok() {
                 continue;
             }
-            if let Some(child) = self.bound_of(&forbidden) {
-                if self.beats(child.bound) {
-                    self.push(child);
-                }
+            match self.child(node, edge) {
+                Some(child) => children.push((edge, child)),
+                // No network lacks the edge: every part may require it.
+                None => required.push(edge),
             }
+        }
+        children.sort_by(|a, b| a.1.bound.total_cmp(&b.1.bound));
+        required.sort_unstable();
+        for (edge, mut child) in children {
+            if !self.may_fit(&required) {
+                break;
+            }
+            child.required = required.clone();
+            if self.beats(child.bound) {
+                self.push(child);
+            }
+            required.push(edge);
+            required.sort_unstable();
         }
         true
     }
 
-    /// The node of `forbidden`: the DP on the table without the candidates that create
-    /// a forbidden edge. `None` when no DAG is left.
-    fn bound_of(&mut self, forbidden: &[(usize, usize)]) -> Option<Open> {
+    /// Whether the graph of `edges` may have treewidth at most the bound (`false` only
+    /// when it is shown wider).
+    fn may_fit(&self, edges: &[(usize, usize)]) -> bool {
+        let mut graph = Graph::new(self.table.n());
+        for &(u, v) in edges {
+            graph.add_edge(u, v);
+        }
+        treewidth(&graph, &self.limits()).lower <= self.width
+    }
+
+    /// The child of `node` (the relaxation's base) that forbids `edge` too, requiring what
+    /// `node` requires. `None` when no DAG is left.
+    fn child(&mut self, node: &Open, edge: (usize, usize)) -> Option<Open> {
         self.dp_solves += 1;
-        let (dag, bound) = self.relaxation.best_without(forbidden)?;
+        let (dag, bound) = self.relaxation.best_with_one_more(&node.forbidden, edge)?;
+        let mut forbidden = node.forbidden.clone();
+        forbidden.push(edge);
+        forbidden.sort_unstable();
         self.made += 1;
         Some(Open {
             bound,
             dag,
-            forbidden: forbidden.to_vec(),
+            forbidden,
+            required: node.required.clone(),
+            made: self.made,
+        })
+    }
+
+    /// The root: no edge forbidden or required, bounded by the DP on the whole table.
+    /// `None` when the table has no DAG.
+    fn root(&mut self) -> Option<Open> {
+        self.dp_solves += 1;
+        let (dag, bound) = self.relaxation.best_without(&[])?;
+        self.made += 1;
+        Some(Open {
+            bound,
+            dag,
+            forbidden: Vec::new(),
+            required: Vec::new(),
             made: self.made,
         })
     }
