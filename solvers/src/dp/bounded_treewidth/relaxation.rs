@@ -134,10 +134,12 @@ impl<'t> Relaxation<'t> {
     fn lose(&self, (a, b): (usize, usize), v: usize, bits: &mut [u64]) -> bool {
         let mut lost = false;
         for (i, c) in self.table.candidates(v).iter().enumerate() {
-            let makes = match v {
-                _ if v == a => c.parents.contains(b),
-                _ if v == b => c.parents.contains(a),
-                _ => c.parents.contains(a) && c.parents.contains(b),
+            let makes = if v == a {
+                c.parents.contains(b)
+            } else if v == b {
+                c.parents.contains(a)
+            } else {
+                c.parents.contains(a) && c.parents.contains(b)
             };
             if makes && bits[i / 64] >> (i % 64) & 1 == 1 {
                 bits[i / 64] &= !(1 << (i % 64));
@@ -277,7 +279,7 @@ impl<'t> Relaxation<'t> {
 fn sinks(tables: &[Rc<[f64]>], best: &mut [f64], sink: &mut [u8]) {
     best[0] = 0.0;
     for set in 1..best.len() {
-        (best[set], sink[set]) = best_sink(set, tables, best);
+        (best[set], sink[set]) = best_sink(set, tables, |before, _| best[before]);
     }
 }
 
@@ -298,25 +300,11 @@ impl Holding {
         let mut extra = 0usize;
         for k in 0..self.best.len() {
             let set = extra | self.mask;
-            let mut top = f64::NEG_INFINITY;
-            let mut sink = 0u8;
-            let mut rest = set;
-            while rest != 0 {
-                let v = rest.trailing_zeros() as usize;
-                rest &= rest - 1;
-                let before = set & !(1 << v);
-                let earlier = if self.mask >> v & 1 == 1 {
-                    parent[before]
-                } else {
-                    self.best[k - (1 << self.place(v))]
-                };
-                let value = earlier + tables[v][without_bit(before, v)];
-                if value > top {
-                    top = value;
-                    sink = v as u8;
-                }
-            }
-            (self.best[k], self.sink[k]) = (top, sink);
+            let earlier = |before: usize, v: usize| match self.mask >> v & 1 == 1 {
+                true => parent[before],
+                false => self.best[k - (1 << self.place(v))],
+            };
+            (self.best[k], self.sink[k]) = best_sink(set, tables, earlier);
             extra = ((extra | !others) + 1) & others;
         }
     }
@@ -339,16 +327,18 @@ impl Holding {
     }
 }
 
-/// The best score of `set` and its best sink, from the best scores of its subsets.
-fn best_sink(set: usize, tables: &[Rc<[f64]>], best: &[f64]) -> (f64, u8) {
+/// The best score of `set` and its best sink, from `earlier(S \ v, v)`, the best score
+/// of the set without each member `v`.
+#[inline(always)]
+fn best_sink(set: usize, tables: &[Rc<[f64]>], earlier: impl Fn(usize, usize) -> f64) -> (f64, u8) {
     let mut top = f64::NEG_INFINITY;
     let mut sink = 0u8;
     let mut rest = set;
     while rest != 0 {
         let v = rest.trailing_zeros() as usize;
         rest &= rest - 1;
-        let others = set & !(1 << v);
-        let value = best[others] + tables[v][without_bit(others, v)];
+        let before = set & !(1 << v);
+        let value = earlier(before, v) + tables[v][without_bit(before, v)];
         if value > top {
             top = value;
             sink = v as u8;
