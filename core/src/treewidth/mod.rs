@@ -16,7 +16,8 @@
 //!   [`treewidth`] the exact width by branch and bound over elimination orders with the
 //!   minor-min-width lower bound (Gogate & Dechter 2004, "A complete anytime algorithm
 //!   for treewidth").
-//! - [`wider_subgraph`] finds an edge-minimal subgraph whose treewidth exceeds a bound.
+//! - [`wider_subgraph`] finds an edge-minimal subgraph whose treewidth exceeds a bound
+//!   ([`wider_subgraph_removing`]: with the edges tried for removal in a given order).
 
 mod decomposition;
 mod exact;
@@ -26,7 +27,7 @@ mod obstruction;
 pub use decomposition::{DecompositionError, TreeDecomposition};
 pub use exact::{minor_min_width, treewidth, TreewidthLimits, TreewidthResult};
 pub use greedy::{greedy_order, Greedy};
-pub use obstruction::wider_subgraph;
+pub use obstruction::{wider_subgraph, wider_subgraph_removing};
 
 use crate::dag::Dag;
 use std::collections::BTreeSet;

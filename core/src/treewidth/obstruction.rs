@@ -23,6 +23,21 @@ pub fn wider_subgraph(
     keep: &[(usize, usize)],
     limits: &TreewidthLimits,
 ) -> Option<Vec<(usize, usize)>> {
+    let degree = |v: usize| graph.neighbours(v).len();
+    let mut trial_order: Vec<(usize, usize)> = graph.edges().collect();
+    trial_order.sort_by_key(|&(u, v)| (degree(u).min(degree(v)), degree(u) + degree(v), u, v));
+    wider_subgraph_removing(graph, width, keep, limits, &trial_order)
+}
+
+/// [`wider_subgraph`] with the edges tried for removal in the order `trial_order` (the
+/// edges of `graph` it lacks stay): the later an edge comes, the likelier it is to stay.
+pub fn wider_subgraph_removing(
+    graph: &Graph,
+    width: usize,
+    keep: &[(usize, usize)],
+    limits: &TreewidthLimits,
+    trial_order: &[(usize, usize)],
+) -> Option<Vec<(usize, usize)>> {
     let exceeds = |edges: &[(usize, usize)]| {
         let mut g = Graph::new(graph.n());
         for &(u, v) in edges {
@@ -34,12 +49,9 @@ pub fn wider_subgraph(
     if !exceeds(&kept) {
         return None;
     }
-    let degree = |v: usize| graph.neighbours(v).len();
-    let mut trial_order = kept.clone();
-    trial_order.sort_by_key(|&(u, v)| (degree(u).min(degree(v)), degree(u) + degree(v), u, v));
-    for edge in trial_order.into_iter().filter(|e| !keep.contains(e)) {
-        let without: Vec<(usize, usize)> = kept.iter().copied().filter(|&e| e != edge).collect();
-        if exceeds(&without) {
+    for edge in trial_order.iter().filter(|e| !keep.contains(e)) {
+        let without: Vec<(usize, usize)> = kept.iter().copied().filter(|e| e != edge).collect();
+        if without.len() < kept.len() && exceeds(&without) {
             kept = without;
         }
     }
@@ -125,6 +137,21 @@ mod tests {
                 less.remove(k);
                 assert!(width_of(&less) <= width, "edge {:?} can go", found[k]);
             }
+        }
+    }
+
+    #[test]
+    fn the_edges_tried_last_are_the_ones_that_stay() {
+        // Two disjoint K5s (each of treewidth 4): whichever comes last in the trial
+        // order is the subgraph of treewidth above 3.
+        let (first, second) = (complete(&[0, 1, 2, 3, 4]), complete(&[5, 6, 7, 8, 9]));
+        let g = graph(10, &[first.clone(), second.clone()].concat());
+        let limits = TreewidthLimits::default();
+        for (early, late) in [(&first, &second), (&second, &first)] {
+            let order = [early.clone(), late.clone()].concat();
+            let mut found = wider_subgraph_removing(&g, 3, &[], &limits, &order).unwrap();
+            found.sort_unstable();
+            assert_eq!(&found, late);
         }
     }
 }

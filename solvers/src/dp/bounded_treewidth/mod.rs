@@ -12,14 +12,23 @@
 //!   the node within the width bound scores above it (the node is settled, the DAG
 //!   offered as incumbent). Otherwise the union of its moral graph and `R` holds a
 //!   subgraph `H` of treewidth above `W`, minimal in its edges outside `R`
-//!   ([`wider_subgraph`]). Every network of the node within the bound holds `R` and so
-//!   lacks some edge `e_1, …, e_k` of `H` outside `R`: the children
+//!   ([`wider_subgraph_removing`]). Every network of the node within the bound holds `R`
+//!   and so lacks some edge `e_1, …, e_k` of `H` outside `R`: the children
 //!   `(F ∪ {e_i}, R ∪ {e_1, …, e_{i−1}})` split the node's networks within the bound
-//!   into disjoint parts. The edges are put in the order of their children's bounds,
-//!   lowest first, so that the parts of highest bound require the most edges; an edge
-//!   whose child has no DAG at all goes first. A child whose required edges alone are
-//!   wider than `W` has no network within the bound and is not opened, nor are the ones
-//!   after it.
+//!   into disjoint parts.
+//! - **Choosing `H`** (strong branching). The child bound of every edge of the union
+//!   outside `R` is computed first, and the edges are tried for removal from `H` from
+//!   the highest child bound down: `H` keeps the edges whose loss lowers the bound most,
+//!   so that every child's bound drops. The children are put in the order of their
+//!   bounds, lowest first, so that the parts of highest bound require the most edges;
+//!   an edge whose child has no DAG at all goes first. A child whose required edges
+//!   alone are wider than `W` has no network within the bound and is not opened, nor
+//!   are the ones after it.
+//! - **Edges the required ones exclude.** An edge that would make `R` wider than `W`
+//!   is in no network of the node within the bound, so it is forbidden too. The child's
+//!   bound is then that of fewer forbidden edges; the node is solved again, on all of
+//!   them, when it comes first in the search, and goes back among the open nodes with
+//!   the lower bound.
 //! - **Search.** Best bound first, so the largest open bound is the search's bound at
 //!   any time. The incumbent starts from the given start and from a greedy repair of
 //!   every expanded node's DAG (each node along its topological order takes its best
@@ -32,7 +41,7 @@ use super::{DpError, DpOptions};
 use crate::heuristics::narrow_greedy;
 use crate::ilp::gap_closed;
 use bnsl_formulations::treewidth::{
-    moral_graph, treewidth, wider_subgraph, Graph, TreewidthLimits,
+    moral_graph, treewidth, wider_subgraph_removing, Graph, TreewidthLimits,
 };
 use bnsl_formulations::{Dag, ScoreTable};
 use relaxation::{Relaxation, MAX_VARIABLES};
@@ -119,14 +128,16 @@ pub fn solve_dp_within_width(
     Ok(search.outcome(finished))
 }
 
-/// An open node: its bound, its best DAG, its forbidden and required edges (sorted), and
-/// the order it was made in (ties of bound go first made, first expanded).
+/// An open node: its bound, its best DAG, its forbidden and required edges (sorted), the
+/// order it was made in (ties of bound go first made, first expanded), and whether the
+/// bound and DAG are the DP's on all of `forbidden` (else on some of it).
 struct Open {
     bound: f64,
     dag: Dag,
     forbidden: Vec<(usize, usize)>,
     required: Vec<(usize, usize)>,
     made: u64,
+    solved: bool,
 }
 
 impl PartialEq for Open {
@@ -198,6 +209,10 @@ impl<'a> Search<'a> {
                 self.open.push(node);
                 return false;
             }
+            if !node.solved {
+                self.solve_again(node);
+                continue;
+            }
             self.nodes += 1;
             if !self.expand(&node) {
                 self.open.push(node);
@@ -205,6 +220,18 @@ impl<'a> Search<'a> {
             }
         }
         true
+    }
+
+    /// Bounds `node` by the DP on its forbidden edges and opens it again with that bound,
+    /// or drops it when it has no DAG.
+    fn solve_again(&mut self, mut node: Open) {
+        self.dp_solves += 1;
+        if let Some((dag, bound)) = self.relaxation.best_without(&node.forbidden) {
+            node.dag = dag;
+            node.bound = bound;
+            node.solved = true;
+            self.push(node);
+        }
     }
 
     /// Expands `node`: its DAG becomes the incumbent when it fits, else its children are
@@ -229,42 +256,63 @@ impl<'a> Search<'a> {
         for &(u, v) in &node.required {
             wide.add_edge(u, v);
         }
-        let limits = self.limits();
-        let Some(obstruction) = wider_subgraph(&wide, self.width, &node.required, &limits) else {
-            // The width is not settled before the deadline.
-            return false;
-        };
+        self.branch(node, &wide)
+    }
+
+    /// Opens the children of `node`, whose moral graph with its required edges is
+    /// `wide`, wider than the bound (module doc). `false` when the time ran out first.
+    fn branch(&mut self, node: &Open, wide: &Graph) -> bool {
         self.dp_solves += 1;
         if self.relaxation.best_without(&node.forbidden).is_none() {
             // Not met: the node was solved before and found a DAG.
             return true;
         }
+        let mut children: Vec<((usize, usize), Option<Open>)> = wide
+            .edges()
+            .filter(|e| node.required.binary_search(e).is_err())
+            .map(|edge| (edge, self.child(node, edge)))
+            .collect();
+        let bound = |child: &Option<Open>| child.as_ref().map_or(f64::NEG_INFINITY, |c| c.bound);
+        children.sort_by(|a, b| bound(&b.1).total_cmp(&bound(&a.1)));
+        let trial_order: Vec<(usize, usize)> = children.iter().map(|(edge, _)| *edge).collect();
+        let limits = self.limits();
+        let Some(obstruction) =
+            wider_subgraph_removing(wide, self.width, &node.required, &limits, &trial_order)
+        else {
+            // The width is not settled before the deadline.
+            return false;
+        };
+        children.retain(|(edge, _)| obstruction.binary_search(edge).is_ok());
+        children.reverse();
+        self.open_parts(node, children);
+        true
+    }
+
+    /// Opens the parts of `node` for the edges of its obstruction, each with its child
+    /// (`None`: no DAG lacks the edge), in the order of their bounds, lowest first.
+    fn open_parts(&mut self, node: &Open, children: Vec<((usize, usize), Option<Open>)>) {
         let mut required = node.required.clone();
-        let mut children = Vec::new();
-        for edge in obstruction {
-            if node.required.binary_search(&edge).is_ok() {
-                continue;
-            }
-            match self.child(node, edge) {
-                Some(child) => children.push((edge, child)),
+        let mut parts = Vec::new();
+        for (edge, child) in children {
+            match child {
+                Some(child) => parts.push((edge, child)),
                 // No network lacks the edge: every part may require it.
                 None => required.push(edge),
             }
         }
-        children.sort_by(|a, b| a.1.bound.total_cmp(&b.1.bound));
         required.sort_unstable();
-        for (edge, mut child) in children {
+        for (edge, mut child) in parts {
             if !self.may_fit(&required) {
                 break;
             }
             child.required = required.clone();
+            self.forbid_too_wide(&mut child);
             if self.beats(child.bound) {
                 self.push(child);
             }
             required.push(edge);
             required.sort_unstable();
         }
-        true
     }
 
     /// Whether the graph of `edges` may have treewidth at most the bound (`false` only
@@ -275,6 +323,39 @@ impl<'a> Search<'a> {
             graph.add_edge(u, v);
         }
         treewidth(&graph, &self.limits()).lower <= self.width
+    }
+
+    /// Forbids in `node` every edge that would make its required edges wider than the
+    /// bound: no network of the node within the bound has it. The node's bound and DAG
+    /// are then those of fewer forbidden edges, to be solved again when it is met.
+    fn forbid_too_wide(&self, node: &mut Open) {
+        let n = self.table.n();
+        let mut required = Graph::new(n);
+        for &(u, v) in &node.required {
+            required.add_edge(u, v);
+        }
+        let component = component_labels(n, &node.required);
+        let mut more = Vec::new();
+        for u in 0..n {
+            for v in u + 1..n {
+                if component[u] != component[v]
+                    || required.has_edge(u, v)
+                    || node.forbidden.binary_search(&(u, v)).is_ok()
+                {
+                    continue;
+                }
+                let mut wider = required.clone();
+                wider.add_edge(u, v);
+                if treewidth(&wider, &self.limits()).lower > self.width {
+                    more.push((u, v));
+                }
+            }
+        }
+        if !more.is_empty() {
+            node.forbidden.extend(more);
+            node.forbidden.sort_unstable();
+            node.solved = false;
+        }
     }
 
     /// The child of `node` (the relaxation's base) that forbids `edge` too, requiring what
@@ -292,6 +373,7 @@ impl<'a> Search<'a> {
             forbidden,
             required: node.required.clone(),
             made: self.made,
+            solved: true,
         })
     }
 
@@ -307,6 +389,7 @@ impl<'a> Search<'a> {
             forbidden: Vec::new(),
             required: Vec::new(),
             made: self.made,
+            solved: true,
         })
     }
 
@@ -388,6 +471,24 @@ impl<'a> Search<'a> {
             dp_solves: self.dp_solves,
         }
     }
+}
+
+/// The connected component of each of the `n` nodes in the graph of `edges`, as the
+/// least node of the component.
+fn component_labels(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
+    let mut label: Vec<usize> = (0..n).collect();
+    fn root(label: &mut [usize], mut v: usize) -> usize {
+        while label[v] != v {
+            label[v] = label[label[v]];
+            v = label[v];
+        }
+        v
+    }
+    for &(u, v) in edges {
+        let (ru, rv) = (root(&mut label, u), root(&mut label, v));
+        label[ru.max(rv)] = ru.min(rv);
+    }
+    (0..n).map(|v| root(&mut label, v)).collect()
 }
 
 #[cfg(test)]

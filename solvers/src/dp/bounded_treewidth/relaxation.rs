@@ -67,6 +67,9 @@ impl<'t> Relaxation<'t> {
     /// in node order ([`Dag::check`]); `None` when there is none.
     /// It becomes the base of [`Relaxation::best_with_one_more`].
     pub(crate) fn best_without(&mut self, forbidden: &[(usize, usize)]) -> Option<(Dag, f64)> {
+        if let Some(base) = self.base.as_ref().filter(|b| b.forbidden == forbidden) {
+            return Some(self.best_of(&base.kept));
+        }
         self.base = None;
         let kept = self.kept(forbidden);
         if kept.iter().any(|bits| bits.iter().all(|&w| w == 0)) {
@@ -82,16 +85,23 @@ impl<'t> Relaxation<'t> {
         if self.best[full] == f64::NEG_INFINITY {
             return None;
         }
-        let dag = self.read_back(&kept, |set| self.sink[set]);
-        let score = dag
-            .check(self.table)
-            .expect("made of the table's candidates");
+        let (dag, score) = self.best_of(&kept);
         self.base = Some(Base {
             forbidden: forbidden.to_vec(),
             kept,
             tables,
         });
         Some((dag, score))
+    }
+
+    /// The DAG of the best sinks of the last whole solve, on the candidates `kept`, with
+    /// its score.
+    fn best_of(&self, kept: &[Vec<u64>]) -> (Dag, f64) {
+        let dag = self.read_back(kept, |set| self.sink[set]);
+        let score = dag
+            .check(self.table)
+            .expect("made of the table's candidates");
+        (dag, score)
     }
 
     /// What [`Relaxation::best_without`] gives for `forbidden` and `(a, b)` (`a < b`,
