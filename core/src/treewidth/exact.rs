@@ -44,7 +44,7 @@ impl TreewidthResult {
 /// The treewidth of `graph`, each connected component searched on its own, or bounds on
 /// it when `limits` stop the search first.
 pub fn treewidth(graph: &Graph, limits: &TreewidthLimits) -> TreewidthResult {
-    let mut components = components(graph);
+    let mut components = graph.components();
     components.sort_by_key(|c| std::cmp::Reverse(c.len()));
     let mut lower = 0;
     let mut upper = 0;
@@ -110,33 +110,6 @@ fn mmw(adjacent: &[VarSet], left: &VarSet) -> usize {
         adj[u] = merged;
     }
     bound
-}
-
-/// The connected components of `graph`, each as its sorted nodes.
-fn components(graph: &Graph) -> Vec<Vec<usize>> {
-    let n = graph.n();
-    let mut seen = vec![false; n];
-    let mut out = Vec::new();
-    for root in 0..n {
-        if seen[root] {
-            continue;
-        }
-        seen[root] = true;
-        let mut stack = vec![root];
-        let mut nodes = vec![root];
-        while let Some(v) = stack.pop() {
-            for &u in graph.neighbours(v) {
-                if !seen[u] {
-                    seen[u] = true;
-                    nodes.push(u);
-                    stack.push(u);
-                }
-            }
-        }
-        nodes.sort_unstable();
-        out.push(nodes);
-    }
-    out
 }
 
 /// The branch and bound on one connected component, in local node numbers.

@@ -46,6 +46,15 @@ impl Graph {
         }
     }
 
+    /// The graph with `n` nodes and the edges `edges`.
+    pub fn from_edges(n: usize, edges: &[(usize, usize)]) -> Self {
+        let mut graph = Graph::new(n);
+        for &(u, v) in edges {
+            graph.add_edge(u, v);
+        }
+        graph
+    }
+
     /// Number of nodes.
     pub fn n(&self) -> usize {
         self.neighbours.len()
@@ -80,6 +89,34 @@ impl Graph {
     /// Number of edges.
     pub fn edge_count(&self) -> usize {
         self.neighbours.iter().map(BTreeSet::len).sum::<usize>() / 2
+    }
+
+    /// The connected components, each as its sorted nodes, in the order of their least
+    /// nodes.
+    pub fn components(&self) -> Vec<Vec<usize>> {
+        let n = self.n();
+        let mut seen = vec![false; n];
+        let mut out = Vec::new();
+        for root in 0..n {
+            if seen[root] {
+                continue;
+            }
+            seen[root] = true;
+            let mut stack = vec![root];
+            let mut nodes = vec![root];
+            while let Some(v) = stack.pop() {
+                for &u in self.neighbours(v) {
+                    if !seen[u] {
+                        seen[u] = true;
+                        nodes.push(u);
+                        stack.push(u);
+                    }
+                }
+            }
+            nodes.sort_unstable();
+            out.push(nodes);
+        }
+        out
     }
 
     /// The width of eliminating the nodes in `order` (a permutation of `0..n`): the most

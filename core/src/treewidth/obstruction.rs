@@ -39,11 +39,7 @@ pub fn wider_subgraph_removing(
     trial_order: &[(usize, usize)],
 ) -> Option<Vec<(usize, usize)>> {
     let exceeds = |edges: &[(usize, usize)]| {
-        let mut g = Graph::new(graph.n());
-        for &(u, v) in edges {
-            g.add_edge(u, v);
-        }
-        treewidth(&g, limits).lower > width
+        treewidth(&Graph::from_edges(graph.n(), edges), limits).lower > width
     };
     let mut kept: Vec<(usize, usize)> = graph.edges().collect();
     if !exceeds(&kept) {
@@ -62,14 +58,6 @@ pub fn wider_subgraph_removing(
 mod tests {
     use super::*;
 
-    fn graph(n: usize, edges: &[(usize, usize)]) -> Graph {
-        let mut g = Graph::new(n);
-        for &(u, v) in edges {
-            g.add_edge(u, v);
-        }
-        g
-    }
-
     fn complete(nodes: &[usize]) -> Vec<(usize, usize)> {
         let mut edges = Vec::new();
         for (i, &u) in nodes.iter().enumerate() {
@@ -85,7 +73,7 @@ mod tests {
         // K5 on 0..5 (treewidth 4) with a path 4-5-6-7 hanging off it.
         let mut edges = complete(&[0, 1, 2, 3, 4]);
         edges.extend([(4, 5), (5, 6), (6, 7)]);
-        let g = graph(8, &edges);
+        let g = Graph::from_edges(8, &edges);
         let mut found = wider_subgraph(&g, 3, &[], &TreewidthLimits::default()).unwrap();
         found.sort_unstable();
         assert_eq!(found, complete(&[0, 1, 2, 3, 4]));
@@ -101,7 +89,7 @@ mod tests {
         // the subgraph is that K4 whatever the trial order.
         let mut edges = complete(&[0, 1, 2, 3]);
         edges.extend(complete(&[0, 1, 4, 5]));
-        let g = graph(6, &edges);
+        let g = Graph::from_edges(6, &edges);
         let keep = complete(&[0, 1, 4, 5]);
         let mut found = wider_subgraph(&g, 2, &keep, &TreewidthLimits::default()).unwrap();
         found.sort_unstable();
@@ -126,11 +114,12 @@ mod tests {
                 }
             }
         }
-        let g = graph(16, &edges);
+        let g = Graph::from_edges(16, &edges);
         let limits = TreewidthLimits::default();
         for width in 1..4 {
             let found = wider_subgraph(&g, width, &[], &limits).unwrap();
-            let width_of = |edges: &[(usize, usize)]| treewidth(&graph(16, edges), &limits).upper;
+            let width_of =
+                |edges: &[(usize, usize)]| treewidth(&Graph::from_edges(16, edges), &limits).upper;
             assert!(width_of(&found) > width);
             for k in 0..found.len() {
                 let mut less = found.clone();
@@ -145,7 +134,7 @@ mod tests {
         // Two disjoint K5s (each of treewidth 4): whichever comes last in the trial
         // order is the subgraph of treewidth above 3.
         let (first, second) = (complete(&[0, 1, 2, 3, 4]), complete(&[5, 6, 7, 8, 9]));
-        let g = graph(10, &[first.clone(), second.clone()].concat());
+        let g = Graph::from_edges(10, &[first.clone(), second.clone()].concat());
         let limits = TreewidthLimits::default();
         for (early, late) in [(&first, &second), (&second, &first)] {
             let order = [early.clone(), late.clone()].concat();

@@ -1,14 +1,6 @@
 use super::*;
 use proptest::prelude::*;
 
-fn graph(n: usize, edges: &[(usize, usize)]) -> Graph {
-    let mut g = Graph::new(n);
-    for &(u, v) in edges {
-        g.add_edge(u, v);
-    }
-    g
-}
-
 fn grid(rows: usize, cols: usize) -> Graph {
     let mut g = Graph::new(rows * cols);
     for r in 0..rows {
@@ -74,17 +66,20 @@ fn the_moral_graph_joins_co_parents() {
 fn classic_graphs_have_their_known_treewidth() {
     assert_eq!(exact(&Graph::new(0)), 0);
     assert_eq!(exact(&Graph::new(5)), 0);
-    assert_eq!(exact(&graph(5, &[(0, 1), (1, 2), (1, 3), (3, 4)])), 1);
+    assert_eq!(
+        exact(&Graph::from_edges(5, &[(0, 1), (1, 2), (1, 3), (3, 4)])),
+        1
+    );
     let cycle: Vec<(usize, usize)> = (0..8).map(|i| (i, (i + 1) % 8)).collect();
-    assert_eq!(exact(&graph(8, &cycle)), 2);
+    assert_eq!(exact(&Graph::from_edges(8, &cycle)), 2);
     let complete: Vec<(usize, usize)> = (0..7)
         .flat_map(|i| (i + 1..7).map(move |j| (i, j)))
         .collect();
-    assert_eq!(exact(&graph(7, &complete)), 6);
+    assert_eq!(exact(&Graph::from_edges(7, &complete)), 6);
     assert_eq!(exact(&grid(3, 3)), 3);
     assert_eq!(exact(&grid(5, 5)), 5);
     assert_eq!(exact(&grid(6, 6)), 6);
-    let petersen = graph(
+    let petersen = Graph::from_edges(
         10,
         &[
             (0, 1),
@@ -122,7 +117,7 @@ fn a_limited_search_reports_valid_bounds() {
 
 #[test]
 fn the_check_rejects_what_is_not_a_decomposition() {
-    let g = graph(4, &[(0, 1), (1, 2), (2, 3), (3, 0)]);
+    let g = Graph::from_edges(4, &[(0, 1), (1, 2), (2, 3), (3, 0)]);
     let good = TreeDecomposition::from_elimination(&g, &[0, 1, 2, 3]);
     assert_eq!(good.check(&g), Ok(2));
     let uncovered = TreeDecomposition {

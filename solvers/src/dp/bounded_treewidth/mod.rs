@@ -318,10 +318,7 @@ impl<'a> Search<'a> {
     /// Whether the graph of `edges` may have treewidth at most the bound (`false` only
     /// when it is shown wider).
     fn may_fit(&self, edges: &[(usize, usize)]) -> bool {
-        let mut graph = Graph::new(self.table.n());
-        for &(u, v) in edges {
-            graph.add_edge(u, v);
-        }
+        let graph = Graph::from_edges(self.table.n(), edges);
         treewidth(&graph, &self.limits()).lower <= self.width
     }
 
@@ -330,11 +327,13 @@ impl<'a> Search<'a> {
     /// are then those of fewer forbidden edges, to be solved again when it is met.
     fn forbid_too_wide(&self, node: &mut Open) {
         let n = self.table.n();
-        let mut required = Graph::new(n);
-        for &(u, v) in &node.required {
-            required.add_edge(u, v);
+        let required = Graph::from_edges(n, &node.required);
+        let mut component = vec![0; n];
+        for (c, nodes) in required.components().iter().enumerate() {
+            for &v in nodes {
+                component[v] = c;
+            }
         }
-        let component = component_labels(n, &node.required);
         let mut more = Vec::new();
         for u in 0..n {
             for v in u + 1..n {
@@ -471,24 +470,6 @@ impl<'a> Search<'a> {
             dp_solves: self.dp_solves,
         }
     }
-}
-
-/// The connected component of each of the `n` nodes in the graph of `edges`, as the
-/// least node of the component.
-fn component_labels(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
-    let mut label: Vec<usize> = (0..n).collect();
-    fn root(label: &mut [usize], mut v: usize) -> usize {
-        while label[v] != v {
-            label[v] = label[label[v]];
-            v = label[v];
-        }
-        v
-    }
-    for &(u, v) in edges {
-        let (ru, rv) = (root(&mut label, u), root(&mut label, v));
-        label[ru.max(rv)] = ru.min(rv);
-    }
-    (0..n).map(|v| root(&mut label, v)).collect()
 }
 
 #[cfg(test)]
