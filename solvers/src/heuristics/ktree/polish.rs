@@ -2,9 +2,12 @@
 //! Each node in turn takes its best candidate that scores above its own choice, keeps
 //! the graph acyclic, and keeps the moral graph's width within k along the elimination
 //! order in use; the order starts as the k-tree's perfect elimination order and becomes
-//! the min-fill order of the new moral graph whenever that one is narrower. The passes
-//! repeat until no node gains or the restart's budget is spent; the order in use
-//! certifies the width of the result.
+//! the min-fill order of the new moral graph whenever that one is narrower. When no
+//! node gains alone, pairs of nodes are tried: both choose again at once, one of them
+//! first in the order (`pair_move`), which reverses an arc or moves a parent from one
+//! to the other where neither change gains alone. The passes repeat until neither a
+//! node nor a pair gains or the restart's budget is spent; the order in use certifies
+//! the width of the result.
 
 use super::super::{Budget, Network};
 use bnsl_formulations::treewidth::{greedy_order, moral_graph, Greedy};
@@ -23,31 +26,159 @@ pub(crate) fn polish(
     let mut parents: Vec<VarSet> = (0..n)
         .map(|v| table.candidates(v)[net.choice[v]].parents.clone())
         .collect();
-    let mut improved = true;
-    while improved && !budget.is_spent() {
-        improved = false;
-        for v in 0..n {
-            if budget.is_spent() {
-                break;
-            }
-            let below = descendants(&parents, v);
-            let better = table.candidates(v)[..net.choice[v]].iter().position(|c| {
-                !c.parents.intersects(&below) && {
-                    let old = std::mem::replace(&mut parents[v], c.parents.clone());
-                    let fits = width_along(&moral_adjacency(&parents), &order) <= k;
-                    parents[v] = old;
-                    fits
-                }
-            });
-            if let Some(i) = better {
-                parents[v] = table.candidates(v)[i].parents.clone();
-                net.choice[v] = i;
-                improved = true;
-                order = narrower(&parents, order);
-            }
+    while !budget.is_spent() {
+        while single_pass(table, &mut parents, &mut net.choice, &mut order, k, budget) {}
+        if budget.is_spent()
+            || !pair_pass(table, &mut parents, &mut net.choice, &mut order, k, budget)
+        {
+            break;
         }
     }
     (Network::from_choice(table, net.choice), order)
+}
+
+/// One pass over the nodes, each taking its best candidate above its choice that keeps
+/// the graph acyclic and the width within `k` along `order`; whether any node gained.
+fn single_pass(
+    table: &ScoreTable,
+    parents: &mut [VarSet],
+    choice: &mut [usize],
+    order: &mut Vec<usize>,
+    k: usize,
+    budget: &Budget,
+) -> bool {
+    let mut improved = false;
+    for v in 0..parents.len() {
+        if budget.is_spent() {
+            break;
+        }
+        let below = descendants(parents, v);
+        let better = table.candidates(v)[..choice[v]].iter().position(|c| {
+            !c.parents.intersects(&below) && fits_with(parents, &[(v, &c.parents)], order, k)
+        });
+        if let Some(i) = better {
+            parents[v] = table.candidates(v)[i].parents.clone();
+            choice[v] = i;
+            improved = true;
+            *order = narrower(parents, std::mem::take(order));
+        }
+    }
+    improved
+}
+
+/// One pass over the ordered pairs of nodes, each pair changed by its best
+/// [`pair_move`] when that gains; whether any pair gained.
+fn pair_pass(
+    table: &ScoreTable,
+    parents: &mut [VarSet],
+    choice: &mut [usize],
+    order: &mut Vec<usize>,
+    k: usize,
+    budget: &Budget,
+) -> bool {
+    let n = parents.len();
+    let mut improved = false;
+    for first in 0..n {
+        for second in (0..n).filter(|&w| w != first) {
+            if budget.is_spent() {
+                return improved;
+            }
+            if let Some((a, b)) = pair_move(table, parents, choice, order, k, first, second) {
+                parents[first] = table.candidates(first)[a].parents.clone();
+                parents[second] = table.candidates(second)[b].parents.clone();
+                choice[first] = a;
+                choice[second] = b;
+                improved = true;
+                *order = narrower(parents, std::mem::take(order));
+            }
+        }
+    }
+    improved
+}
+
+/// The best new choices `(a, b)` of `first` and `second` together that score above
+/// their present ones, with `first` not below `second` in the new graph: with both
+/// parent sets emptied, `first` may not take parents among its own descendants,
+/// `second` or `second`'s descendants, and `second` may not take parents among its own
+/// descendants, which keeps the graph acyclic. The width along `order` stays within
+/// `k`. `None` when no pair of choices gains.
+fn pair_move(
+    table: &ScoreTable,
+    parents: &mut [VarSet],
+    choice: &[usize],
+    order: &[usize],
+    k: usize,
+    first: usize,
+    second: usize,
+) -> Option<(usize, usize)> {
+    let candidates = (table.candidates(first), table.candidates(second));
+    let now = candidates.0[choice[first]].score + candidates.1[choice[second]].score;
+    let n = parents.len();
+    let kept = (
+        std::mem::replace(&mut parents[first], VarSet::empty(n)),
+        std::mem::replace(&mut parents[second], VarSet::empty(n)),
+    );
+    let below_second = descendants(parents, second);
+    let mut barred_first = descendants(parents, first).union(&below_second);
+    barred_first.insert(second);
+    let mut best: Option<(f64, usize, usize)> = None;
+    if !below_second.contains(first) {
+        let free_second = candidates
+            .1
+            .iter()
+            .position(|c| !c.parents.intersects(&below_second));
+        for (a, ca) in candidates.0.iter().enumerate() {
+            let ceiling =
+                free_second.map_or(f64::NEG_INFINITY, |b| ca.score + candidates.1[b].score);
+            if ceiling <= best.map_or(now, |(total, _, _)| total) {
+                break;
+            }
+            if ca.parents.intersects(&barred_first) {
+                continue;
+            }
+            let fitting = candidates.1.iter().enumerate().find(|(_, cb)| {
+                !cb.parents.intersects(&below_second)
+                    && fits_with(
+                        parents,
+                        &[(first, &ca.parents), (second, &cb.parents)],
+                        order,
+                        k,
+                    )
+            });
+            if let Some((b, cb)) = fitting {
+                let total = ca.score + cb.score;
+                if total > best.map_or(now, |(best_total, _, _)| best_total) {
+                    best = Some((total, a, b));
+                }
+            }
+        }
+    }
+    parents[first] = kept.0;
+    parents[second] = kept.1;
+    best.filter(|&(total, _, _)| total > now + GAIN)
+        .map(|(_, a, b)| (a, b))
+}
+
+/// The least gain a pair move must make, against rounding in the sum of two scores.
+const GAIN: f64 = 1e-9;
+
+/// Whether the graph of `parents`, with the parent sets in `changes` in place of the
+/// nodes' own, has width at most `k` along `order`.
+fn fits_with(
+    parents: &mut [VarSet],
+    changes: &[(usize, &VarSet)],
+    order: &[usize],
+    k: usize,
+) -> bool {
+    let old: Vec<VarSet> = changes
+        .iter()
+        .map(|&(v, new)| std::mem::replace(&mut parents[v], new.clone()))
+        .collect();
+    let fits = width_along(&moral_adjacency(parents), order) <= k;
+    for (&(v, _), family) in changes.iter().zip(old) {
+        parents[v] = family;
+    }
+    fits
 }
 
 /// The nodes below `v` in the graph of `parents` (without `v`).

@@ -429,6 +429,30 @@ proptest! {
     }
 }
 
+/// Where neither node gains alone, the pair move reverses their arc: 1 gives up its
+/// parent 0 (from -9 to -100) so that 0 can take 1 (from -100 to -5).
+#[test]
+fn polishing_reverses_an_arc_that_no_single_node_gives_up() {
+    let table =
+        crate::test_tables::table_from(3, &[vec![(0b010, -10)], vec![(0b001, -18)], vec![]]);
+    let position = |v: usize, members: &[usize]| {
+        let parents = VarSet::from_members(3, members.iter().copied());
+        table
+            .candidates(v)
+            .iter()
+            .position(|c| c.parents == parents)
+            .unwrap()
+    };
+    let start = Network::from_choice(&table, vec![position(0, &[]), position(1, &[0]), 0]);
+    let (polished, order) = polish::polish(&table, start, vec![0, 1, 2], 1, &Budget::unlimited());
+    assert_eq!(
+        polished.choice,
+        vec![position(0, &[1]), position(1, &[]), 0]
+    );
+    assert!((polished.score - -205.0).abs() < 1e-9);
+    assert!(moral_graph(&polished.to_dag(&table)).elimination_width(&order) <= 1);
+}
+
 /// A start network that is cyclic or over other nodes is refused.
 #[test]
 fn a_bad_start_is_refused() {
