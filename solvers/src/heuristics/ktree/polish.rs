@@ -18,7 +18,7 @@ use bnsl_formulations::{Dag, ScoreTable, VarSet};
 pub(crate) fn polish(
     table: &ScoreTable,
     mut net: Network,
-    mut order: Vec<usize>,
+    order: Vec<usize>,
     k: usize,
     budget: &Budget,
 ) -> (Network, Vec<usize>) {
@@ -26,24 +26,26 @@ pub(crate) fn polish(
     let mut parents: Vec<VarSet> = (0..n)
         .map(|v| table.candidates(v)[net.choice[v]].parents.clone())
         .collect();
+    let mut elimination = Elimination::new(&parents, order);
+    let choice = &mut net.choice;
     while !budget.is_spent() {
-        while single_pass(table, &mut parents, &mut net.choice, &mut order, k, budget) {}
-        if budget.is_spent()
-            || !pair_pass(table, &mut parents, &mut net.choice, &mut order, k, budget)
+        while single_pass(table, &mut parents, choice, &mut elimination, k, budget) {}
+        if budget.is_spent() || !pair_pass(table, &mut parents, choice, &mut elimination, k, budget)
         {
             break;
         }
     }
-    (Network::from_choice(table, net.choice), order)
+    (Network::from_choice(table, net.choice), elimination.order)
 }
 
 /// One pass over the nodes, each taking its best candidate above its choice that keeps
-/// the graph acyclic and the width within `k` along `order`; whether any node gained.
+/// the graph acyclic and the width within `k` along the elimination order; whether any
+/// node gained.
 fn single_pass(
     table: &ScoreTable,
     parents: &mut [VarSet],
     choice: &mut [usize],
-    order: &mut Vec<usize>,
+    elimination: &mut Elimination,
     k: usize,
     budget: &Budget,
 ) -> bool {
@@ -54,13 +56,13 @@ fn single_pass(
         }
         let below = descendants(parents, v);
         let better = table.candidates(v)[..choice[v]].iter().position(|c| {
-            !c.parents.intersects(&below) && fits_with(parents, &[(v, &c.parents)], order, k)
+            !c.parents.intersects(&below) && fits_with(parents, &[(v, &c.parents)], elimination, k)
         });
         if let Some(i) = better {
             parents[v] = table.candidates(v)[i].parents.clone();
             choice[v] = i;
             improved = true;
-            *order = narrower(parents, std::mem::take(order));
+            elimination.update(parents);
         }
     }
     improved
@@ -72,7 +74,7 @@ fn pair_pass(
     table: &ScoreTable,
     parents: &mut [VarSet],
     choice: &mut [usize],
-    order: &mut Vec<usize>,
+    elimination: &mut Elimination,
     k: usize,
     budget: &Budget,
 ) -> bool {
@@ -83,13 +85,14 @@ fn pair_pass(
             if budget.is_spent() {
                 return improved;
             }
-            if let Some((a, b)) = pair_move(table, parents, choice, order, k, first, second) {
+            let found = pair_move(table, parents, choice, elimination, k, first, second);
+            if let Some((a, b)) = found {
                 parents[first] = table.candidates(first)[a].parents.clone();
                 parents[second] = table.candidates(second)[b].parents.clone();
                 choice[first] = a;
                 choice[second] = b;
                 improved = true;
-                *order = narrower(parents, std::mem::take(order));
+                elimination.update(parents);
             }
         }
     }
@@ -100,13 +103,13 @@ fn pair_pass(
 /// their present ones, with `first` not below `second` in the new graph: with both
 /// parent sets emptied, `first` may not take parents among its own descendants,
 /// `second` or `second`'s descendants, and `second` may not take parents among its own
-/// descendants, which keeps the graph acyclic. The width along `order` stays within
-/// `k`. `None` when no pair of choices gains.
+/// descendants, which keeps the graph acyclic. The width along the elimination order
+/// stays within `k`. `None` when no pair of choices gains.
 fn pair_move(
     table: &ScoreTable,
     parents: &mut [VarSet],
     choice: &[usize],
-    order: &[usize],
+    elimination: &Elimination,
     k: usize,
     first: usize,
     second: usize,
@@ -133,7 +136,10 @@ fn pair_move(
             if ceiling <= best.map_or(now, |(total, _, _)| total) {
                 break;
             }
-            if ca.parents.intersects(&barred_first) {
+            // With `second`'s parents empty the graph is a subgraph of every pair's.
+            if ca.parents.intersects(&barred_first)
+                || !fits_with(parents, &[(first, &ca.parents)], elimination, k)
+            {
                 continue;
             }
             let fitting = candidates.1.iter().enumerate().find(|(_, cb)| {
@@ -141,7 +147,7 @@ fn pair_move(
                     && fits_with(
                         parents,
                         &[(first, &ca.parents), (second, &cb.parents)],
-                        order,
+                        elimination,
                         k,
                     )
             });
@@ -163,22 +169,60 @@ fn pair_move(
 const GAIN: f64 = 1e-9;
 
 /// Whether the graph of `parents`, with the parent sets in `changes` in place of the
-/// nodes' own, has width at most `k` along `order`.
+/// nodes' own, has width at most `k` along the elimination order. Quick when the new
+/// families' moral edges all lie in the filled graph ([`Elimination::holds`]).
 fn fits_with(
     parents: &mut [VarSet],
     changes: &[(usize, &VarSet)],
-    order: &[usize],
+    elimination: &Elimination,
     k: usize,
 ) -> bool {
+    if elimination.holds(changes) {
+        return true;
+    }
     let old: Vec<VarSet> = changes
         .iter()
         .map(|&(v, new)| std::mem::replace(&mut parents[v], new.clone()))
         .collect();
-    let fits = width_along(&moral_adjacency(parents), order) <= k;
+    let fits = width_along(&moral_adjacency(parents), &elimination.order) <= k;
     for (&(v, _), family) in changes.iter().zip(old) {
         parents[v] = family;
     }
     fits
+}
+
+/// The elimination order in use, of width at most k for the network's moral graph, and
+/// the graph that eliminating along it fills the moral graph into (every fill edge
+/// added), for which the order is a perfect elimination order. A graph whose edges all
+/// lie in the filled graph has, along the order, at most the filled graph's width.
+struct Elimination {
+    order: Vec<usize>,
+    filled: Vec<VarSet>,
+}
+
+impl Elimination {
+    fn new(parents: &[VarSet], order: Vec<usize>) -> Self {
+        let filled = filled_along(&moral_adjacency(parents), &order);
+        Elimination { order, filled }
+    }
+
+    /// After a change of `parents`: the min-fill order of the new moral graph when it
+    /// is narrower, and the new filled graph.
+    fn update(&mut self, parents: &[VarSet]) {
+        let order = narrower(parents, std::mem::take(&mut self.order));
+        *self = Elimination::new(parents, order);
+    }
+
+    /// Whether every moral edge of the families `changes` (parent to child, parent to
+    /// parent) is an edge of the filled graph.
+    fn holds(&self, changes: &[(usize, &VarSet)]) -> bool {
+        changes.iter().all(|&(v, family)| {
+            family.is_subset(&self.filled[v])
+                && family
+                    .iter()
+                    .all(|u| family.without(u).is_subset(&self.filled[u]))
+        })
+    }
 }
 
 /// The nodes below `v` in the graph of `parents` (without `v`).
@@ -217,18 +261,29 @@ pub(super) fn moral_adjacency(parents: &[VarSet]) -> Vec<VarSet> {
 
 /// The width of eliminating `adjacent` along `order`.
 fn width_along(adjacent: &[VarSet], order: &[usize]) -> usize {
-    let mut graph = adjacent.to_vec();
+    let filled = filled_along(adjacent, order);
     let mut gone = VarSet::empty(adjacent.len());
     let mut width = 0;
     for &v in order {
+        width = width.max(filled[v].difference(&gone).len());
+        gone.insert(v);
+    }
+    width
+}
+
+/// `adjacent` with the fill edges of eliminating it along `order`: each node's
+/// neighbours later in the order made a clique, in turn.
+fn filled_along(adjacent: &[VarSet], order: &[usize]) -> Vec<VarSet> {
+    let mut graph = adjacent.to_vec();
+    let mut gone = VarSet::empty(adjacent.len());
+    for &v in order {
         let later = graph[v].difference(&gone);
-        width = width.max(later.len());
         for u in later.iter() {
             graph[u] = graph[u].union(&later.without(u));
         }
         gone.insert(v);
     }
-    width
+    graph
 }
 
 /// The min-fill order of the moral graph of `parents` when it is narrower than `order`,
