@@ -4,10 +4,10 @@
 //! order in use; the order starts as the k-tree's perfect elimination order and becomes
 //! the min-fill order of the new moral graph whenever that one is narrower. When no
 //! node gains alone, pairs of nodes are tried: both choose again at once, one of them
-//! first in the order (`pair_move`), which reverses an arc or moves a parent from one
-//! to the other where neither change gains alone. The passes repeat until neither a
-//! node nor a pair gains or the restart's budget is spent; the order in use certifies
-//! the width of the result.
+//! first in the order (`Polishing::pair_move`), which reverses an arc or moves a parent
+//! from one to the other where neither change gains alone. The passes repeat until
+//! neither a node nor a pair gains or the restart's budget is spent; the order in use
+//! certifies the width of the result.
 
 use super::super::{Budget, Network};
 use bnsl_formulations::treewidth::{greedy_order, moral_graph, Greedy};
@@ -17,152 +17,155 @@ use bnsl_formulations::{Dag, ScoreTable, VarSet};
 /// of width at most `k` for its moral graph; `order` is one for `net`'s.
 pub(crate) fn polish(
     table: &ScoreTable,
-    mut net: Network,
+    net: Network,
     order: Vec<usize>,
     k: usize,
     budget: &Budget,
 ) -> (Network, Vec<usize>) {
-    let n = table.n();
-    let mut parents: Vec<VarSet> = (0..n)
+    let parents: Vec<VarSet> = (0..table.n())
         .map(|v| table.candidates(v)[net.choice[v]].parents.clone())
         .collect();
-    let mut elimination = Elimination::new(&parents, order);
-    let choice = &mut net.choice;
+    let elimination = Elimination::new(&parents, order);
+    let mut polishing = Polishing {
+        table,
+        parents,
+        choice: net.choice,
+        elimination,
+        k,
+    };
     while !budget.is_spent() {
-        while single_pass(table, &mut parents, choice, &mut elimination, k, budget) {}
-        if budget.is_spent() || !pair_pass(table, &mut parents, choice, &mut elimination, k, budget)
-        {
+        while polishing.single_pass(budget) {}
+        if budget.is_spent() || !polishing.pair_pass(budget) {
             break;
         }
     }
-    (Network::from_choice(table, net.choice), elimination.order)
+    let order = polishing.elimination.order;
+    (Network::from_choice(table, polishing.choice), order)
 }
 
-/// One pass over the nodes, each taking its best candidate above its choice that keeps
-/// the graph acyclic and the width within `k` along the elimination order; whether any
-/// node gained.
-fn single_pass(
-    table: &ScoreTable,
-    parents: &mut [VarSet],
-    choice: &mut [usize],
-    elimination: &mut Elimination,
+/// The network being polished within width `k`: its parent sets, its choices and the
+/// elimination order in use.
+struct Polishing<'a> {
+    table: &'a ScoreTable,
+    parents: Vec<VarSet>,
+    choice: Vec<usize>,
+    elimination: Elimination,
     k: usize,
-    budget: &Budget,
-) -> bool {
-    let mut improved = false;
-    for v in 0..parents.len() {
-        if budget.is_spent() {
-            break;
-        }
-        let below = descendants(parents, v);
-        let better = table.candidates(v)[..choice[v]].iter().position(|c| {
-            !c.parents.intersects(&below) && fits_with(parents, &[(v, &c.parents)], elimination, k)
-        });
-        if let Some(i) = better {
-            parents[v] = table.candidates(v)[i].parents.clone();
-            choice[v] = i;
-            improved = true;
-            elimination.update(parents);
-        }
-    }
-    improved
 }
 
-/// One pass over the ordered pairs of nodes, each pair changed by its best
-/// [`pair_move`] when that gains; whether any pair gained.
-fn pair_pass(
-    table: &ScoreTable,
-    parents: &mut [VarSet],
-    choice: &mut [usize],
-    elimination: &mut Elimination,
-    k: usize,
-    budget: &Budget,
-) -> bool {
-    let n = parents.len();
-    let mut improved = false;
-    for first in 0..n {
-        for second in (0..n).filter(|&w| w != first) {
+impl Polishing<'_> {
+    /// One pass over the nodes, each taking its best candidate above its choice that
+    /// keeps the graph acyclic and the width within `k` along the elimination order;
+    /// whether any node gained.
+    fn single_pass(&mut self, budget: &Budget) -> bool {
+        let mut improved = false;
+        for v in 0..self.parents.len() {
             if budget.is_spent() {
-                return improved;
-            }
-            let found = pair_move(table, parents, choice, elimination, k, first, second);
-            if let Some((a, b)) = found {
-                parents[first] = table.candidates(first)[a].parents.clone();
-                parents[second] = table.candidates(second)[b].parents.clone();
-                choice[first] = a;
-                choice[second] = b;
-                improved = true;
-                elimination.update(parents);
-            }
-        }
-    }
-    improved
-}
-
-/// The best new choices `(a, b)` of `first` and `second` together that score above
-/// their present ones, with `first` not below `second` in the new graph: with both
-/// parent sets emptied, `first` may not take parents among its own descendants,
-/// `second` or `second`'s descendants, and `second` may not take parents among its own
-/// descendants, which keeps the graph acyclic. The width along the elimination order
-/// stays within `k`. `None` when no pair of choices gains.
-fn pair_move(
-    table: &ScoreTable,
-    parents: &mut [VarSet],
-    choice: &[usize],
-    elimination: &Elimination,
-    k: usize,
-    first: usize,
-    second: usize,
-) -> Option<(usize, usize)> {
-    let candidates = (table.candidates(first), table.candidates(second));
-    let now = candidates.0[choice[first]].score + candidates.1[choice[second]].score;
-    let n = parents.len();
-    let kept = (
-        std::mem::replace(&mut parents[first], VarSet::empty(n)),
-        std::mem::replace(&mut parents[second], VarSet::empty(n)),
-    );
-    let below_second = descendants(parents, second);
-    let mut barred_first = descendants(parents, first).union(&below_second);
-    barred_first.insert(second);
-    let mut best: Option<(f64, usize, usize)> = None;
-    if !below_second.contains(first) {
-        let free_second = candidates
-            .1
-            .iter()
-            .position(|c| !c.parents.intersects(&below_second));
-        for (a, ca) in candidates.0.iter().enumerate() {
-            let ceiling =
-                free_second.map_or(f64::NEG_INFINITY, |b| ca.score + candidates.1[b].score);
-            if ceiling <= best.map_or(now, |(total, _, _)| total) {
                 break;
             }
-            // With `second`'s parents empty the graph is a subgraph of every pair's.
-            if ca.parents.intersects(&barred_first)
-                || !fits_with(parents, &[(first, &ca.parents)], elimination, k)
-            {
-                continue;
+            let below = descendants(&self.parents, v);
+            let better = self.table.candidates(v)[..self.choice[v]]
+                .iter()
+                .position(|c| {
+                    !c.parents.intersects(&below)
+                        && fits_with(
+                            &mut self.parents,
+                            &[(v, &c.parents)],
+                            &self.elimination,
+                            self.k,
+                        )
+                });
+            if let Some(i) = better {
+                self.adopt(&[(v, i)]);
+                improved = true;
             }
-            let fitting = candidates.1.iter().enumerate().find(|(_, cb)| {
-                !cb.parents.intersects(&below_second)
-                    && fits_with(
-                        parents,
-                        &[(first, &ca.parents), (second, &cb.parents)],
-                        elimination,
-                        k,
-                    )
-            });
-            if let Some((b, cb)) = fitting {
-                let total = ca.score + cb.score;
-                if total > best.map_or(now, |(best_total, _, _)| best_total) {
-                    best = Some((total, a, b));
+        }
+        improved
+    }
+
+    /// One pass over the ordered pairs of nodes, each pair changed by its best
+    /// [`Polishing::pair_move`] when that gains; whether any pair gained.
+    fn pair_pass(&mut self, budget: &Budget) -> bool {
+        let n = self.parents.len();
+        let mut improved = false;
+        for first in 0..n {
+            for second in (0..n).filter(|&w| w != first) {
+                if budget.is_spent() {
+                    return improved;
+                }
+                if let Some((a, b)) = self.pair_move(first, second) {
+                    self.adopt(&[(first, a), (second, b)]);
+                    improved = true;
                 }
             }
         }
+        improved
     }
-    parents[first] = kept.0;
-    parents[second] = kept.1;
-    best.filter(|&(total, _, _)| total > now + GAIN)
-        .map(|(_, a, b)| (a, b))
+
+    /// Gives each node `v` of `moves` its candidate `i`, and updates the elimination.
+    fn adopt(&mut self, moves: &[(usize, usize)]) {
+        for &(v, i) in moves {
+            self.parents[v] = self.table.candidates(v)[i].parents.clone();
+            self.choice[v] = i;
+        }
+        self.elimination.update(&self.parents);
+    }
+
+    /// The best new choices `(a, b)` of `first` and `second` together that score above
+    /// their present ones, with `first` not below `second` in the new graph: with both
+    /// parent sets emptied, `first` may not take parents among its own descendants,
+    /// `second` or `second`'s descendants, and `second` may not take parents among its
+    /// own descendants, which keeps the graph acyclic. The width along the elimination
+    /// order stays within `k`. `None` when no pair of choices gains.
+    fn pair_move(&mut self, first: usize, second: usize) -> Option<(usize, usize)> {
+        let (table, k) = (self.table, self.k);
+        let candidates = (table.candidates(first), table.candidates(second));
+        let now = candidates.0[self.choice[first]].score + candidates.1[self.choice[second]].score;
+        let parents = &mut self.parents;
+        let n = parents.len();
+        let kept = (
+            std::mem::replace(&mut parents[first], VarSet::empty(n)),
+            std::mem::replace(&mut parents[second], VarSet::empty(n)),
+        );
+        let below_second = descendants(parents, second);
+        let mut barred_first = descendants(parents, first).union(&below_second);
+        barred_first.insert(second);
+        let mut best: Option<(f64, usize, usize)> = None;
+        if !below_second.contains(first) {
+            let free_second = candidates
+                .1
+                .iter()
+                .position(|c| !c.parents.intersects(&below_second));
+            for (a, ca) in candidates.0.iter().enumerate() {
+                let ceiling =
+                    free_second.map_or(f64::NEG_INFINITY, |b| ca.score + candidates.1[b].score);
+                if ceiling <= best.map_or(now, |(total, _, _)| total) {
+                    break;
+                }
+                // With `second`'s parents empty the graph is a subgraph of every pair's.
+                if ca.parents.intersects(&barred_first)
+                    || !fits_with(parents, &[(first, &ca.parents)], &self.elimination, k)
+                {
+                    continue;
+                }
+                let fitting = candidates.1.iter().enumerate().find(|(_, cb)| {
+                    let both = [(first, &ca.parents), (second, &cb.parents)];
+                    !cb.parents.intersects(&below_second)
+                        && fits_with(parents, &both, &self.elimination, k)
+                });
+                if let Some((b, cb)) = fitting {
+                    let total = ca.score + cb.score;
+                    if total > best.map_or(now, |(best_total, _, _)| best_total) {
+                        best = Some((total, a, b));
+                    }
+                }
+            }
+        }
+        parents[first] = kept.0;
+        parents[second] = kept.1;
+        best.filter(|&(total, _, _)| total > now + GAIN)
+            .map(|(_, a, b)| (a, b))
+    }
 }
 
 /// The least gain a pair move must make, against rounding in the sum of two scores.
