@@ -205,15 +205,33 @@ struct Elimination {
 
 impl Elimination {
     fn new(parents: &[VarSet], order: Vec<usize>) -> Self {
-        let filled = filled_along(&moral_adjacency(parents), &order);
+        Elimination::along(&moral_adjacency(parents), order)
+    }
+
+    /// The elimination of the graph `adjacent` along `order`.
+    fn along(adjacent: &[VarSet], order: Vec<usize>) -> Self {
+        let filled = filled_along(adjacent, &order);
         Elimination { order, filled }
     }
 
+    /// The width of the order: the most later neighbours a node has in the filled graph.
+    fn width(&self) -> usize {
+        width_of_filled(&self.filled, &self.order)
+    }
+
     /// After a change of `parents`: the min-fill order of the new moral graph when it
-    /// is narrower, and the new filled graph.
+    /// is narrower than the order in use, else the order in use, with its filled graph.
     fn update(&mut self, parents: &[VarSet]) {
-        let order = narrower(parents, std::mem::take(&mut self.order));
-        *self = Elimination::new(parents, order);
+        let adjacent = moral_adjacency(parents);
+        let kept = Elimination::along(&adjacent, std::mem::take(&mut self.order));
+        let dag = Dag::from_parents(parents.to_vec());
+        let min_fill = greedy_order(&moral_graph(&dag), Greedy::MinFill);
+        let min_fill = Elimination::along(&adjacent, min_fill);
+        *self = if min_fill.width() < kept.width() {
+            min_fill
+        } else {
+            kept
+        };
     }
 
     /// Whether every moral edge of the families `changes` (parent to child, parent to
@@ -264,8 +282,13 @@ pub(super) fn moral_adjacency(parents: &[VarSet]) -> Vec<VarSet> {
 
 /// The width of eliminating `adjacent` along `order`.
 fn width_along(adjacent: &[VarSet], order: &[usize]) -> usize {
-    let filled = filled_along(adjacent, order);
-    let mut gone = VarSet::empty(adjacent.len());
+    width_of_filled(&filled_along(adjacent, order), order)
+}
+
+/// The width of `order` on a graph it fills into `filled` ([`filled_along`]): the most
+/// neighbours a node has later in the order.
+fn width_of_filled(filled: &[VarSet], order: &[usize]) -> usize {
+    let mut gone = VarSet::empty(filled.len());
     let mut width = 0;
     for &v in order {
         width = width.max(filled[v].difference(&gone).len());
@@ -287,17 +310,4 @@ fn filled_along(adjacent: &[VarSet], order: &[usize]) -> Vec<VarSet> {
         gone.insert(v);
     }
     graph
-}
-
-/// The min-fill order of the moral graph of `parents` when it is narrower than `order`,
-/// else `order`.
-fn narrower(parents: &[VarSet], order: Vec<usize>) -> Vec<usize> {
-    let adjacent = moral_adjacency(parents);
-    let dag = Dag::from_parents(parents.to_vec());
-    let min_fill = greedy_order(&moral_graph(&dag), Greedy::MinFill);
-    if width_along(&adjacent, &min_fill) < width_along(&adjacent, &order) {
-        min_fill
-    } else {
-        order
-    }
 }
