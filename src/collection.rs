@@ -11,8 +11,10 @@
 //! Two engines ([`CollectEngine`]), each finding OPT first and then collecting in one
 //! search, as in the paper:
 //! - the enumeration of [`bnsl_solvers::enumerate`], part by part of the candidate graph
-//!   (parts of up to [`MAX_VARIABLES`] variables), bounded by exact completion values,
-//!   after OPT by dynamic programming on the same parts;
+//!   (parts of up to [`MAX_VARIABLES`] variables): bounded by exact completion values
+//!   after OPT by dynamic programming on parts of up to 25 variables, and on larger
+//!   parts by a search over the nodes' choices bounded by cluster multipliers, tried
+//!   when that bound is tight enough at the root;
 //! - the family ILP ([`FamilyIlpSolver::collect`](bnsl_solvers::ilp::FamilyIlpSolver::collect)): OPT by the exact solve, then SCIP's
 //!   branch and cut with the threshold as objective limit, or the cut loop of HiGHS and
 //!   CBC with no-good rows.
@@ -43,12 +45,12 @@ pub const DEFAULT_MAX_NETWORKS: usize = 150_000;
 /// The search that collects.
 #[derive(Clone, Debug, Default)]
 pub enum CollectEngine {
-    /// The enumeration when the candidate graph falls into parts of at most
-    /// [`MAX_VARIABLES`] variables, the family ILP on the first compiled-in back-end
-    /// otherwise.
+    /// The enumeration when it can take every part of the candidate graph (see
+    /// [`PartTooLarge`]), the family ILP on the first compiled-in back-end otherwise.
     #[default]
     Auto,
-    /// The enumeration (candidate graphs in parts of at most [`MAX_VARIABLES`] variables).
+    /// The enumeration (candidate graphs in parts of at most [`MAX_VARIABLES`] variables,
+    /// the large ones with a tight bound).
     Enumeration,
     /// The family ILP.
     Ilp {
@@ -152,7 +154,7 @@ pub enum CollectError {
     #[error("ε must be a finite number ≥ 0 (a Bayes factor ≥ 1), got {0}")]
     Epsilon(f64),
     /// The table is beyond the enumeration's size.
-    #[error("{0}: collect on the family ILP instead")]
+    #[error("the enumeration cannot collect this table: collect on the family ILP instead (--method ilp)")]
     PartTooLarge(#[from] PartTooLarge),
     /// The ILP back-end could not be set up.
     #[error(transparent)]

@@ -226,10 +226,10 @@ fn network_set(scores: &str, bf: &str, extra: &[&str]) -> (Vec<String>, serde_js
 }
 
 /// `--method dp` on a table whose candidate graph keeps a part of more than 25
-/// variables (insurance, 27) is refused with the reason; by default the same table goes
-/// to the ILP.
+/// variables (insurance, 27) whose cluster bound is too loose is refused with the
+/// reason; by default the same table goes to the ILP.
 #[test]
-fn the_enumeration_refuses_a_part_beyond_its_size() {
+fn the_enumeration_refuses_a_part_its_bound_cannot_cut() {
     let insurance = shipped_scores("insurance_1000.BDeu1.palim3.jkl");
     fails_with(
         &[
@@ -242,7 +242,8 @@ fn the_enumeration_refuses_a_part_beyond_its_size() {
             "dp",
         ],
         &[
-            "parts of at most 25 variables",
+            "a part of 27 variables",
+            "too many conflicting arcs",
             "collect on the family ILP instead",
         ],
     );

@@ -3,7 +3,7 @@
 //! networks |G| and the grouping |M| by skeleton and all colliders, with the documented
 //! tolerance (1e-4) admitting the networks on the boundary; and Table 2's BDeu cells.
 //! Beyond 25 variables the collection is enumerated part by part of the candidate graph
-//! where its parts allow (mildew), else it runs on SCIP's branch and cut; on the small
+//! where its parts allow (mildew, barley), else it runs on SCIP's branch and cut; on the small
 //! cells HiGHS's and CBC's cut loops collect the enumeration's networks, set for set.
 #![cfg(feature = "shared-tests")]
 
@@ -94,15 +94,16 @@ fn table_2_bdeu_counts_are_reproduced() {
 /// barley), GOBNILP_dev's count on this file elsewhere (insurance and alarm differ from
 /// the paper's data; the issue gives insurance's reruns, alarm's is from the benchmark's
 /// GOBNILP_dev run, README). mildew's candidate graph falls into parts of at most 25
-/// variables and is enumerated; the others keep a larger part and go to SCIP's branch
-/// and cut.
+/// variables and is enumerated, barley's largest part (30 variables) is searched by its
+/// nodes' choices; insurance and alarm keep a larger part whose cluster bound is too
+/// loose and go to SCIP's branch and cut.
 #[test]
 fn table_1_counts_beyond_25_variables_are_reproduced() {
     let cells = [
         ("mildew1000", 3, 1026, 2, "enumeration"),
         ("mildew1000", 150, 2052, 4, "enumeration"),
-        ("barley1000", 3, 182, 1, "branch_and_cut"),
-        ("barley1000", 150, 1274, 5, "branch_and_cut"),
+        ("barley1000", 3, 182, 1, "enumeration"),
+        ("barley1000", 150, 1274, 5, "enumeration"),
         ("insurance1000", 3, 10, 3, "branch_and_cut"),
         ("insurance1000", 20, 117, 34, "branch_and_cut"),
         ("alarm1000", 3, 24, 3, "branch_and_cut"),
@@ -119,15 +120,19 @@ fn table_1_counts_beyond_25_variables_are_reproduced() {
     }
 }
 
-/// Enumerated by parts, mildew1000 (35 variables) gives SCIP's branch and cut's set.
+/// Enumerated by parts, mildew1000 (35 variables, parts of at most 19) and barley1000
+/// (48 variables, a part of 30 searched by choices) give SCIP's branch and cut's sets.
 #[test]
 fn collection_by_parts_equals_the_branch_and_cut_beyond_25_variables() {
-    let by_parts = network_set("mildew1000", 3, &[]);
-    assert_eq!(by_parts.len(), 1026);
-    assert_eq!(
-        by_parts,
-        network_set("mildew1000", 3, &["--backend", "scip"])
-    );
+    for (name, bf, count) in [("mildew1000", 3, 1026), ("barley1000", 20, 364)] {
+        let by_parts = network_set(name, bf, &[]);
+        assert_eq!(by_parts.len(), count, "{name}");
+        assert_eq!(
+            by_parts,
+            network_set(name, bf, &["--backend", "scip"]),
+            "{name}"
+        );
+    }
 }
 
 /// The networks of a collection written by `--collect-out` ([`common::network_lines`]).

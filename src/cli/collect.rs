@@ -28,8 +28,9 @@ pub(crate) struct CollectArgs {
     /// Collect every network within a Bayes factor (--bayes-factor) or a score
     /// difference (--epsilon) of the optimum, grouped into Markov equivalence classes,
     /// instead of one optimal network (seed 002). The search: an enumeration after the
-    /// optimum by DP, part by part of the candidate graph, when its strongly connected
-    /// parts have at most 25 variables; the family ILP otherwise (or with --method ilp).
+    /// optimum, part by part of the candidate graph, when it can take its strongly
+    /// connected parts (up to 25 variables always, up to 64 when their cluster bound is
+    /// tight); the family ILP otherwise (or with --method ilp).
     #[arg(long)]
     pub collect: bool,
     /// BF ≥ 1: collect the networks whose posterior is within a factor BF of the best

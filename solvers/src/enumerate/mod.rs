@@ -6,26 +6,55 @@
 //! A network is acyclic exactly when its restriction to every strongly connected part of
 //! the candidate graph is, and its score is a sum over the parts (module `parts`). So each
 //! part is enumerated alone, by a depth-first search in canonical topological order
-//! bounded by the part's exact completion values (module `search`), and the networks are the
+//! bounded by the part's exact completion values (module `search`), or, for a part too
+//! large for those values, by a depth-first search over its nodes' choices (module
+//! `choices`), and the networks are the
 //! combinations of one piece per part that reach the threshold (module `combine`). Each
 //! network is built once, and its score summed in node order decides, as
 //! [`Dag::check`](bnsl_formulations::Dag::check) sums it.
 
+mod choices;
+mod cluster_bound;
 mod combine;
+mod completion;
 mod parts;
 mod search;
 
 use crate::heuristics::{asobs_search, AsobsOptions, Budget, LocalSearch};
 use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
+use completion::Completion;
 pub use parts::PartTooLarge;
 use parts::{slack, split, Part};
-use search::{pieces_within, PieceLimit};
+use search::{pieces_within, Piece, PieceLimit};
 use std::time::{Duration, Instant};
 
-/// The most variables a part of the candidate graph may have: its completion values
-/// have one entry per subset.
-pub const MAX_VARIABLES: usize = 25;
+/// The most variables a part of the candidate graph may have: a part's nodes are the bits
+/// of a 64-bit mask.
+pub const MAX_VARIABLES: usize = 64;
+
+/// Which parts get exact completion values, and when the search over a larger part's
+/// choices is tried (module `choices`).
+#[derive(Clone, Debug)]
+struct PartSearch {
+    /// A part of at most this many nodes gets its completion values.
+    exact_up_to: usize,
+    /// A larger part is searched only when the bound at the root lies at most this far
+    /// above the floor, relative to the floor: further, the bound cuts too little.
+    max_root_gap: f64,
+    /// The search for a larger part's optimum gives up after this many choices.
+    max_steps: u64,
+}
+
+impl Default for PartSearch {
+    fn default() -> Self {
+        PartSearch {
+            exact_up_to: 25,
+            max_root_gap: 0.02,
+            max_steps: 20_000,
+        }
+    }
+}
 
 /// Limits of an enumeration.
 #[derive(Clone, Debug, Default)]
@@ -66,7 +95,17 @@ pub fn networks_within(
     threshold: f64,
     limits: &EnumerationLimits,
 ) -> Result<Enumeration, PartTooLarge> {
-    Ok(match split(table, threshold)? {
+    within(table, threshold, limits, &PartSearch::default())
+}
+
+/// [`networks_within`] with large parts searched as `search` says.
+fn within(
+    table: &ScoreTable,
+    threshold: f64,
+    limits: &EnumerationLimits,
+    search: &PartSearch,
+) -> Result<Enumeration, PartTooLarge> {
+    Ok(match split(table, threshold, search)? {
         Some(parts) => enumerate_parts(table, &parts, threshold, limits),
         None => Enumeration {
             networks: Vec::new(),
@@ -99,6 +138,16 @@ pub fn networks_near_optimum(
     gap: f64,
     limits: &EnumerationLimits,
 ) -> Result<Option<NearOptimum>, PartTooLarge> {
+    near_optimum(table, gap, limits, &PartSearch::default())
+}
+
+/// [`networks_near_optimum`] with large parts searched as `search` says.
+fn near_optimum(
+    table: &ScoreTable,
+    gap: f64,
+    limits: &EnumerationLimits,
+    search: &PartSearch,
+) -> Result<Option<NearOptimum>, PartTooLarge> {
     let start = Instant::now();
     let orders = AsobsOptions {
         time_limit: None,
@@ -109,7 +158,7 @@ pub fn networks_near_optimum(
         ..AsobsOptions::default()
     };
     let lower = asobs_search(table, &orders).map_or(f64::NEG_INFINITY, |best| best.score);
-    let Some(parts) = split(table, lower - gap)? else {
+    let Some(parts) = split(table, lower - gap, search)? else {
         return Ok(None);
     };
     let optimum: f64 = parts.iter().map(Part::optimum).sum();
@@ -167,7 +216,7 @@ fn pieces_of(
     threshold: f64,
     max_pieces: usize,
     budget: &Budget,
-) -> (Vec<Vec<search::Piece>>, EnumerationEnd) {
+) -> (Vec<Vec<Piece>>, EnumerationEnd) {
     let optima: Vec<f64> = parts.iter().map(Part::optimum).collect();
     let total: f64 = optima.iter().sum();
     let floor = threshold - slack(threshold);
@@ -183,14 +232,14 @@ fn pieces_of(
                         count: 1,
                         scoring_at_least: f64::NEG_INFINITY,
                     };
-                    pieces_within(part, part_floor, best_only, &Budget::unlimited())
+                    pieces_of_part(part, part_floor, best_only, &Budget::unlimited())
                 }
                 _ => {
                     let limit = PieceLimit {
                         count: max_pieces,
                         scoring_at_least: threshold - (total - optimum),
                     };
-                    pieces_within(part, part_floor, limit, budget)
+                    pieces_of_part(part, part_floor, limit, budget)
                 }
             };
             match found {
@@ -205,6 +254,22 @@ fn pieces_of(
         })
         .collect();
     (lists, end)
+}
+
+/// The pieces of `part` scoring at least `threshold`: in canonical topological order
+/// when its completion values are known, else by its nodes' choices.
+fn pieces_of_part(
+    part: &Part,
+    threshold: f64,
+    limit: PieceLimit,
+    budget: &Budget,
+) -> Result<Vec<Piece>, (Vec<Piece>, EnumerationEnd)> {
+    match part.completion() {
+        Completion::Exact(values) => pieces_within(part, values, threshold, limit, budget),
+        Completion::Optimum(_) => {
+            choices::pieces_by_choices(&part.candidates, threshold, limit, budget)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -290,6 +355,16 @@ mod tests {
         check_against_product(table, &found, threshold)
     }
 
+    /// Every part of more than one node searched by its nodes' choices, whatever its
+    /// bound.
+    fn by_choices() -> PartSearch {
+        PartSearch {
+            exact_up_to: 1,
+            max_root_gap: f64::INFINITY,
+            max_steps: u64::MAX,
+        }
+    }
+
     proptest! {
         /// On tables whose candidate graph has several parts, the enumeration still
         /// equals the filtered product, and so does the collection near the optimum,
@@ -302,6 +377,23 @@ mod tests {
             let near = networks_near_optimum(&table, gap, &EnumerationLimits::default())
                 .unwrap()
                 .unwrap();
+            prop_assert!((near.optimum - opt.score).abs() < 1e-9);
+            check_against_product(&table, &near.found, near.optimum - gap)?;
+        }
+
+        /// Searched by the nodes' choices, bounded by clusters, every part gives the same
+        /// networks and the same optimum.
+        #[test]
+        fn the_search_by_choices_equals_the_filtered_product(
+            table in prop_oneof![arb_table(6), arb_sparse_table(8)],
+            slack in 0u32..40,
+        ) {
+            let opt = solve_dp(&table, &DpOptions::default()).unwrap();
+            let gap = f64::from(slack) / 4.0;
+            let limits = EnumerationLimits::default();
+            let found = within(&table, opt.score - gap, &limits, &by_choices()).unwrap();
+            check_against_product(&table, &found, opt.score - gap)?;
+            let near = near_optimum(&table, gap, &limits, &by_choices()).unwrap().unwrap();
             prop_assert!((near.optimum - opt.score).abs() < 1e-9);
             check_against_product(&table, &near.found, near.optimum - gap)?;
         }
@@ -370,21 +462,84 @@ mod tests {
         assert_eq!(count(1.0), 1 + 15 + 15 * 14 / 2 + 15);
     }
 
+    /// A ring of `n` nodes: node `v` has the empty set (−10) or its predecessor (−9).
+    fn ring_table(n: usize) -> ScoreTable {
+        let candidates = (0..n)
+            .map(|v| {
+                vec![
+                    bnsl_formulations::Candidate {
+                        parents: VarSet::from_members(n, [(v + n - 1) % n]),
+                        score: -9.0,
+                    },
+                    bnsl_formulations::Candidate {
+                        parents: VarSet::empty(n),
+                        score: -10.0,
+                    },
+                ]
+            })
+            .collect();
+        ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
+    }
+
+    #[test]
+    fn a_part_too_large_for_completion_values_is_searched_by_choices() {
+        // One part of 40 nodes: the optimum drops one arc of the ring (40 ways), one
+        // more unit drops two (780 ways).
+        let table = ring_table(40);
+        let near = networks_near_optimum(&table, 1.0, &EnumerationLimits::default())
+            .unwrap()
+            .unwrap();
+        assert_eq!(near.optimum, -361.0);
+        assert_eq!(near.found.end, EnumerationEnd::Complete);
+        assert_eq!(near.found.networks.len(), 40 + 780);
+        assert!(near
+            .found
+            .networks
+            .iter()
+            .all(|(d, s)| d.check(&table).unwrap() == *s && *s >= -362.0));
+        let optimal = networks_within(&table, -361.0, &EnumerationLimits::default()).unwrap();
+        assert_eq!(optimal.networks.len(), 40);
+    }
+
     #[test]
     fn a_part_beyond_the_limit_is_refused() {
-        // A cycle through 26 nodes, each with its predecessor as a candidate parent.
+        // A ring of 65 nodes: more than a mask holds.
         let n = MAX_VARIABLES + 1;
-        let raw: Vec<Vec<(u32, i32)>> = (0..n)
-            .map(|v| vec![(1u32 << ((v + n - 1) % n), -1)])
-            .collect();
-        let table = table_from(n, &raw);
+        let table = ring_table(n);
         let err =
             networks_within(&table, f64::NEG_INFINITY, &EnumerationLimits::default()).unwrap_err();
-        assert_eq!(err, PartTooLarge(n));
-        // The optimum leaves one node of the cycle without its parent: every candidate
+        assert_eq!(err, PartTooLarge::Variables(n));
+        // The optimum leaves one node of the ring without its parent: every candidate
         // stays, and so does the part.
         let near = networks_near_optimum(&table, 0.0, &EnumerationLimits::default());
-        assert_eq!(near.unwrap_err(), PartTooLarge(n));
+        assert_eq!(near.unwrap_err(), PartTooLarge::Variables(n));
+    }
+
+    #[test]
+    fn a_part_whose_bound_is_loose_is_refused() {
+        // 30 nodes, each with every other node as a single parent (−1) or none (−3).
+        // The optimum is −32 (one node without a parent), and so is the bound at the
+        // root, but with a gap of 5 it lies 13 % above the floor (−37): refused.
+        let n = 30;
+        let candidates = (0..n)
+            .map(|v| {
+                let mut list: Vec<_> = (0..n)
+                    .filter(|&u| u != v)
+                    .map(|u| bnsl_formulations::Candidate {
+                        parents: VarSet::from_members(n, [u]),
+                        score: -1.0,
+                    })
+                    .collect();
+                list.push(bnsl_formulations::Candidate {
+                    parents: VarSet::empty(n),
+                    score: -3.0,
+                });
+                list
+            })
+            .collect();
+        let table = ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap();
+        let err = networks_near_optimum(&table, 5.0, &EnumerationLimits::default()).unwrap_err();
+        assert_eq!(err, PartTooLarge::TooManyConflicts(n));
     }
 
     #[test]

@@ -11,12 +11,13 @@
 //! Candidates that no network scoring at least `T` can use are dropped first, which
 //! splits the parts further: a candidate `c` of `v` in part `P` is kept only when
 //! `s_v(c) + Σ_{u ∈ P, u ≠ v} best_u + Σ_{Q ≠ P} opt_Q ≥ T`, with `best_u` a node's best
-//! candidate and `opt_Q` the best score part `Q` can reach (by dynamic programming when
-//! it has at most [`MAX_VARIABLES`] nodes, else bounded by the sum of its nodes' bests).
-//! Dropping candidates splits parts and lowers their `opt`, so the rule is applied
-//! until nothing more is dropped.
+//! candidate and `opt_Q` the best score part `Q` can reach (module `completion`; the sum
+//! of its nodes' bests before that is known). Dropping candidates splits parts and
+//! lowers their `opt`, so the rule is applied until nothing more is dropped.
 
-use super::MAX_VARIABLES;
+use super::choices::SearchTooLarge;
+use super::completion::Completion;
+use super::{PartSearch, MAX_VARIABLES};
 use bnsl_formulations::strong_components::strongly_connected_components;
 use bnsl_formulations::ScoreTable;
 use std::collections::HashMap;
@@ -28,7 +29,7 @@ pub(super) struct PartCandidate {
     /// Its index in the table's candidate list of the node.
     pub(super) index: usize,
     /// Its parents inside the part, as a mask over the part's local indices.
-    pub(super) mask: u32,
+    pub(super) mask: u64,
     /// Its local score.
     pub(super) score: f64,
 }
@@ -40,16 +41,21 @@ pub(super) struct Part {
     pub(super) nodes: Vec<usize>,
     /// Per local node, its candidates kept, best first.
     pub(super) candidates: Vec<Vec<PartCandidate>>,
-    /// `completion[R]`: the best score the nodes of `R` (a local mask) can add when the
-    /// part's other nodes are placed before them; `completion[all]` is the part's
-    /// optimum. Empty for a part of more than [`MAX_VARIABLES`] nodes.
-    pub(super) completion: Rc<[f64]>,
+    /// Its completion values or optimum; `None` until the parts' optima are used.
+    pub(super) completion: Option<Rc<Completion>>,
 }
 
 impl Part {
     /// The best score the part's nodes can reach together.
     pub(super) fn optimum(&self) -> f64 {
-        self.completion[full_mask(self.nodes.len()) as usize]
+        self.completion().optimum()
+    }
+
+    /// Its completion values or optimum.
+    pub(super) fn completion(&self) -> &Completion {
+        self.completion
+            .as_deref()
+            .expect("a part is enumerated once its completion is known")
     }
 
     /// The sum of its nodes' best candidates, a bound on its optimum that ignores
@@ -59,14 +65,26 @@ impl Part {
     }
 }
 
-/// A strongly connected part of the candidate graph is too large to enumerate.
+/// A strongly connected part of the candidate graph cannot be enumerated.
 #[derive(Debug, thiserror::Error, PartialEq)]
-#[error(
-    "enumerating networks handles parts of at most {MAX_VARIABLES} variables of the candidate \
-     graph (strongly connected, after dropping the candidates no network within the threshold \
-     uses); this table has one of {0}"
-)]
-pub struct PartTooLarge(pub usize);
+pub enum PartTooLarge {
+    /// It has more variables than a mask holds.
+    #[error(
+        "enumerating networks handles parts of at most {MAX_VARIABLES} variables of the \
+         candidate graph (strongly connected, after dropping the candidates no network \
+         within the threshold uses); this table has one of {0}"
+    )]
+    Variables(usize),
+    /// Its cluster bound is too loose for the search by choices.
+    #[error(
+        "a part of {0} variables of the candidate graph (strongly connected, after dropping \
+         the candidates no network within the threshold uses) has too many conflicting \
+         arcs for the enumeration: beyond 25 variables its cluster bound at the root must \
+         lie within 2 % of the lowest score of interest, and the search for its optimum \
+         within 20,000 choices"
+    )]
+    TooManyConflicts(usize),
+}
 
 /// Slack for sums of floating-point scores taken in different orders: bounds are
 /// compared with `T − slack`, and only the final sum in node order decides.
@@ -79,7 +97,11 @@ pub(super) fn slack(threshold: f64) -> f64 {
 /// `None` when no network reaches `threshold`. The rule runs first with every part
 /// bounded by the sum of its nodes' best candidates, then with the parts' optima, each
 /// part's completion values computed once for its nodes and candidates.
-pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Part>>, PartTooLarge> {
+pub(super) fn split(
+    table: &ScoreTable,
+    threshold: f64,
+    search: &PartSearch,
+) -> Result<Option<Vec<Part>>, PartTooLarge> {
     let n = table.n();
     let mut kept: Vec<Vec<usize>> = (0..n)
         .map(|v| (0..table.candidates(v).len()).collect())
@@ -88,11 +110,14 @@ pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Par
     let mut completions: Option<Completions> = None;
     loop {
         let groups = strongly_connected(&arcs(table, &kept));
-        let parts: Vec<Part> = groups
-            .iter()
-            .map(|g| part(table, g, &kept, completions.as_mut()))
-            .collect();
+        let mut parts: Vec<Part> = groups.iter().map(|g| part(table, g, &kept)).collect();
         if let Some(known) = completions.as_mut() {
+            if let Some(size) = parts.iter().map(|p| p.nodes.len()).max() {
+                if size > MAX_VARIABLES {
+                    return Err(PartTooLarge::Variables(size));
+                }
+            }
+            complete(&mut parts, &kept, floor, search, known)?;
             // Keep only the tables of this round's parts: a part that lost candidates
             // will not come back.
             known.retain(|_, values| Rc::strong_count(values) > 1);
@@ -107,10 +132,7 @@ pub(super) fn split(table: &ScoreTable, threshold: f64) -> Result<Option<Vec<Par
                 completions = Some(Completions::default());
                 continue;
             }
-            return match parts.iter().map(|p| p.nodes.len()).max() {
-                Some(size) if size > MAX_VARIABLES => Err(PartTooLarge(size)),
-                _ => Ok(Some(parts)),
-            };
+            return Ok(Some(parts));
         }
     }
 }
@@ -139,16 +161,15 @@ fn drop_unusable(
     dropped
 }
 
-/// Completion values already computed, by a part's nodes and their candidates kept.
-type Completions = HashMap<(Vec<usize>, Vec<Vec<usize>>), Rc<[f64]>>;
+/// Completions already computed, by a part's nodes and their candidates kept.
+type Completions = HashMap<(Vec<usize>, Vec<Vec<usize>>), Rc<Completion>>;
 
-/// The best score `part` can reach: its optimum when it is small enough for the
-/// completion values, else the sum of its nodes' best candidates.
+/// The best score `part` can reach: its optimum once its completion is known, else the
+/// sum of its nodes' best candidates.
 fn part_bound(part: &Part) -> f64 {
-    if part.completion.is_empty() {
-        part.best_sum()
-    } else {
-        part.optimum()
+    match &part.completion {
+        Some(completion) => completion.optimum(),
+        None => part.best_sum(),
     }
 }
 
@@ -169,16 +190,51 @@ fn arcs(table: &ScoreTable, kept: &[Vec<usize>]) -> Vec<Vec<usize>> {
     arcs
 }
 
-/// The part of the nodes `group` (increasing) with their kept candidates, and, given
-/// `completions`, its completion values when it has at most [`MAX_VARIABLES`] nodes
-/// (taken from `completions` when computed before).
-fn part(
-    table: &ScoreTable,
-    group: &[usize],
+/// Gives every part its completion (module `completion`), from `known` when computed
+/// before: the small parts first, then the large ones, each with the floor that the
+/// other parts' bounds leave it.
+fn complete(
+    parts: &mut [Part],
     kept: &[Vec<usize>],
-    completions: Option<&mut Completions>,
-) -> Part {
-    let local_bit = |u: usize| group.binary_search(&u).map_or(0, |k| 1u32 << k);
+    floor: f64,
+    search: &PartSearch,
+    known: &mut Completions,
+) -> Result<(), PartTooLarge> {
+    let mut by_size: Vec<usize> = (0..parts.len()).collect();
+    by_size.sort_by_key(|&k| parts[k].nodes.len());
+    for k in by_size {
+        let key = (
+            parts[k].nodes.clone(),
+            parts[k].nodes.iter().map(|&v| kept[v].clone()).collect(),
+        );
+        if let Some(completion) = known.get(&key) {
+            parts[k].completion = Some(completion.clone());
+            continue;
+        }
+        let others: f64 = parts
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != k)
+            .map(|(_, p)| part_bound(p))
+            .sum();
+        let completion = Completion::new(&parts[k].candidates, search, floor - others)
+            .map_err(|SearchTooLarge| PartTooLarge::TooManyConflicts(parts[k].nodes.len()))?;
+        let completion = Rc::new(completion);
+        known.insert(key, completion.clone());
+        parts[k].completion = Some(completion);
+    }
+    Ok(())
+}
+
+/// The part of the nodes `group` (increasing) with their kept candidates, its
+/// completion not yet known. Only the first 64 nodes have mask bits: a larger part is
+/// used for its scores only, and refused before its completion is computed.
+fn part(table: &ScoreTable, group: &[usize], kept: &[Vec<usize>]) -> Part {
+    let local_bit = |u: usize| {
+        group
+            .binary_search(&u)
+            .map_or(0, |k| 1u64.checked_shl(k as u32).unwrap_or(0))
+    };
     let candidates: Vec<Vec<PartCandidate>> = group
         .iter()
         .map(|&v| {
@@ -195,60 +251,32 @@ fn part(
                 .collect()
         })
         .collect();
-    let completion = match completions {
-        Some(known) if group.len() <= MAX_VARIABLES => {
-            let key = (
-                group.to_vec(),
-                group.iter().map(|&v| kept[v].clone()).collect(),
-            );
-            known
-                .entry(key)
-                .or_insert_with(|| completion_values(&candidates).into())
-                .clone()
-        }
-        _ => Rc::from([]),
-    };
     Part {
         nodes: group.to_vec(),
         candidates,
-        completion,
+        completion: None,
     }
-}
-
-/// The index of the best candidate of `list` inside `placed`, if any.
-pub(super) fn best_inside(list: &[PartCandidate], placed: u32) -> Option<usize> {
-    list.iter().position(|c| c.mask & !placed == 0)
-}
-
-/// `H(R)` for every subset `R` of a part's nodes (local mask): the best score the nodes
-/// of `R` can add when every other node of the part is placed before them, the DP of
-/// Silander & Myllymäki run from the sources: `H(R) = max over v in R of
-/// best_v(P \ R) + H(R \ {v})`.
-fn completion_values(candidates: &[Vec<PartCandidate>]) -> Vec<f64> {
-    let all = full_mask(candidates.len());
-    let mut h = vec![f64::NEG_INFINITY; all as usize + 1];
-    h[0] = 0.0;
-    for rest in 1..=all {
-        let placed = all & !rest;
-        let mut best = f64::NEG_INFINITY;
-        for v in members(rest) {
-            if let Some(i) = best_inside(&candidates[v], placed) {
-                best = best.max(candidates[v][i].score + h[(rest & !(1 << v)) as usize]);
-            }
-        }
-        h[rest as usize] = best;
-    }
-    h
 }
 
 /// The mask of local nodes `0..n`.
-pub(super) fn full_mask(n: usize) -> u32 {
-    ((1u64 << n) - 1) as u32
+pub(super) fn full_mask(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
+    }
 }
 
 /// The members of a mask, in increasing order.
-pub(super) fn members(mask: u32) -> impl Iterator<Item = usize> {
-    (0..32).filter(move |&v| mask >> v & 1 == 1)
+pub(super) fn members(mask: u64) -> impl Iterator<Item = usize> {
+    let mut left = mask;
+    std::iter::from_fn(move || {
+        (left != 0).then(|| {
+            let v = left.trailing_zeros() as usize;
+            left &= left - 1;
+            v
+        })
+    })
 }
 
 /// The strongly connected components of the graph `arcs`, each as its nodes in

@@ -10,7 +10,7 @@
 //! values: a partial choice is extended only while its score plus `H` of the nodes left
 //! reaches the threshold.
 
-use super::parts::{full_mask, members, Part};
+use super::parts::{full_mask, members, Part, PartCandidate};
 use super::EnumerationEnd;
 use crate::heuristics::Budget;
 
@@ -36,10 +36,52 @@ pub(super) struct PieceLimit {
     pub(super) scoring_at_least: f64,
 }
 
-/// Every piece of `part` scoring at least `threshold`, within `limit`; `Err` with what
+/// The pieces a search found, up to its limit.
+pub(super) struct Pieces {
+    pub(super) found: Vec<Piece>,
+    limit: PieceLimit,
+    /// Pieces found that count toward the limit.
+    counted: usize,
+}
+
+impl Pieces {
+    pub(super) fn new(limit: PieceLimit) -> Self {
+        Pieces {
+            found: Vec::new(),
+            limit,
+            counted: 0,
+        }
+    }
+
+    /// Stores the piece that gives each local node `k` its candidate `positions[k]` of
+    /// `candidates[k]`; `Err` at the limit.
+    pub(super) fn store(
+        &mut self,
+        candidates: &[Vec<PartCandidate>],
+        positions: &[usize],
+    ) -> Result<(), EnumerationEnd> {
+        let chosen = positions.iter().zip(candidates).map(|(&i, list)| list[i]);
+        let (choice, score) = chosen.fold((Vec::new(), 0.0), |(mut choice, score), c| {
+            choice.push(c.index);
+            (choice, score + c.score)
+        });
+        self.found.push(Piece { choice, score });
+        if score >= self.limit.scoring_at_least {
+            self.counted += 1;
+            if self.counted >= self.limit.count {
+                return Err(EnumerationEnd::NetworkLimit);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Every piece of `part`, whose completion values are `completion`, scoring at least
+/// `threshold`, within `limit`; `Err` with what
 /// was found when a limit ends the search.
 pub(super) fn pieces_within(
     part: &Part,
+    completion: &[f64],
     threshold: f64,
     limit: PieceLimit,
     budget: &Budget,
@@ -47,6 +89,7 @@ pub(super) fn pieces_within(
     let n = part.nodes.len();
     let mut search = Search {
         part,
+        completion,
         parents_anywhere: part
             .candidates
             .iter()
@@ -56,42 +99,39 @@ pub(super) fn pieces_within(
         choice: vec![0; n],
         passed_at: vec![None; n],
         budget,
-        limit,
-        counted: 0,
+        pieces: Pieces::new(limit),
         steps: 0,
-        out: Vec::new(),
     };
     match search.extend(0, 0.0) {
-        Ok(()) => Ok(search.out),
-        Err(end) => Err((search.out, end)),
+        Ok(()) => Ok(search.pieces.found),
+        Err(end) => Err((search.pieces.found, end)),
     }
 }
 
 /// The state of the depth-first search.
 struct Search<'a> {
     part: &'a Part,
+    /// The part's completion values.
+    completion: &'a [f64],
     /// Per node, the union of its candidates' parents in the part: once those are all
     /// placed, the node must be placed before any larger one.
-    parents_anywhere: Vec<u32>,
+    parents_anywhere: Vec<u64>,
     threshold: f64,
     /// The position in its part's list of the candidate of each placed node.
     choice: Vec<usize>,
     /// For a node not placed: the placed set when a larger node was last placed before
     /// it. Its parents must not all lie inside that set, or the canonical order would
     /// have placed it then.
-    passed_at: Vec<Option<u32>>,
+    passed_at: Vec<Option<u64>>,
     budget: &'a Budget<'a>,
-    limit: PieceLimit,
-    /// Pieces found that count toward the limit.
-    counted: usize,
+    pieces: Pieces,
     steps: u64,
-    out: Vec<Piece>,
 }
 
 impl Search<'_> {
     /// Places the nodes not in `placed`, those in it having scored `partial`; `Err`
     /// when a limit ends the search.
-    fn extend(&mut self, placed: u32, partial: f64) -> Result<(), EnumerationEnd> {
+    fn extend(&mut self, placed: u64, partial: f64) -> Result<(), EnumerationEnd> {
         let all = full_mask(self.part.nodes.len());
         if placed == all {
             return self.record();
@@ -102,9 +142,9 @@ impl Search<'_> {
         self.steps += 1;
         let rest = all & !placed;
         for v in members(rest) {
-            let after = self.part.completion[(rest & !(1 << v)) as usize];
+            let after = self.completion[(rest & !(1 << v)) as usize];
             let required = self.passed_at[v];
-            let mut passed: Option<Vec<(usize, Option<u32>)>> = None;
+            let mut passed: Option<Vec<(usize, Option<u64>)>> = None;
             for i in 0..self.part.candidates[v].len() {
                 let c = self.part.candidates[v][i];
                 if partial + c.score + after < self.threshold {
@@ -138,22 +178,6 @@ impl Search<'_> {
 
     /// Stores the piece of the current choices; `Err` at the limit.
     fn record(&mut self) -> Result<(), EnumerationEnd> {
-        let chosen = self
-            .choice
-            .iter()
-            .zip(&self.part.candidates)
-            .map(|(&i, list)| list[i]);
-        let (choice, score) = chosen.fold((Vec::new(), 0.0), |(mut choice, score), c| {
-            choice.push(c.index);
-            (choice, score + c.score)
-        });
-        self.out.push(Piece { choice, score });
-        if score >= self.limit.scoring_at_least {
-            self.counted += 1;
-            if self.counted >= self.limit.count {
-                return Err(EnumerationEnd::NetworkLimit);
-            }
-        }
-        Ok(())
+        self.pieces.store(&self.part.candidates, &self.choice)
     }
 }
