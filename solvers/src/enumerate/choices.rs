@@ -28,10 +28,9 @@ const STEPS_PER_CLOCK_CHECK: u64 = 4096;
 pub(super) struct SearchTooLarge;
 
 /// What the search is for.
-#[derive(Clone, Copy, Debug)]
 enum Goal {
-    /// Every choice scoring at least the threshold.
-    Collect { threshold: f64 },
+    /// Every choice scoring at least the threshold, into `pieces`.
+    Collect { threshold: f64, pieces: Pieces },
     /// The best choice scoring at least the floor, and better than the best so far.
     Maximise { floor: f64, best: f64 },
 }
@@ -51,17 +50,9 @@ pub(super) fn optimum_by_choices(
             floor,
             best: f64::NEG_INFINITY,
         },
-        PieceLimit {
-            count: usize::MAX,
-            scoring_at_least: f64::INFINITY,
-        },
         &budget,
     );
-    let n = candidates.len();
-    let root = Reach {
-        ancestors: vec![0; n],
-        descendants: vec![0; n],
-    };
+    let root = Reach::empty(candidates.len());
     let Some((_, bound)) = search.bound(0, 0.0, &root) else {
         return Ok(f64::NEG_INFINITY);
     };
@@ -84,10 +75,18 @@ pub(super) fn pieces_by_choices(
     limit: PieceLimit,
     budget: &Budget,
 ) -> Result<Vec<Piece>, (Vec<Piece>, EnumerationEnd)> {
-    let mut search = Choices::new(candidates, Goal::Collect { threshold }, limit, budget);
-    match search.start() {
-        Ok(()) => Ok(search.pieces.found),
-        Err(end) => Err((search.pieces.found, end)),
+    let goal = Goal::Collect {
+        threshold,
+        pieces: Pieces::new(limit),
+    };
+    let mut search = Choices::new(candidates, goal, budget);
+    let end = search.extend(0, 0.0, &Reach::empty(candidates.len()));
+    let Goal::Collect { pieces, .. } = search.goal else {
+        unreachable!("the goal stays")
+    };
+    match end {
+        Ok(()) => Ok(pieces.found),
+        Err(end) => Err((pieces.found, end)),
     }
 }
 
@@ -100,6 +99,14 @@ struct Reach {
 }
 
 impl Reach {
+    /// No arc chosen, over `n` nodes.
+    fn empty(n: usize) -> Self {
+        Reach {
+            ancestors: vec![0; n],
+            descendants: vec![0; n],
+        }
+    }
+
     /// Whether giving `v` the parents `mask` closes a cycle.
     fn closes_cycle(&self, v: usize, mask: u64) -> bool {
         mask & (self.descendants[v] | 1 << v) != 0
@@ -129,45 +136,28 @@ struct Choices<'a> {
     /// Per node, the position in its list of its candidate.
     choice: Vec<usize>,
     budget: &'a Budget<'a>,
-    pieces: Pieces,
     steps: u64,
     /// Steps after which the search stops.
     max_steps: u64,
 }
 
 impl<'a> Choices<'a> {
-    fn new(
-        candidates: &'a [Vec<PartCandidate>],
-        goal: Goal,
-        limit: PieceLimit,
-        budget: &'a Budget<'a>,
-    ) -> Self {
+    fn new(candidates: &'a [Vec<PartCandidate>], goal: Goal, budget: &'a Budget<'a>) -> Self {
         Choices {
             candidates,
             order: choice_order(candidates),
             goal,
             choice: vec![0; candidates.len()],
             budget,
-            pieces: Pieces::new(limit),
             steps: 0,
             max_steps: u64::MAX,
         }
     }
 
-    /// Runs the search from no choice made.
-    fn start(&mut self) -> Result<(), EnumerationEnd> {
-        let n = self.candidates.len();
-        let reach = Reach {
-            ancestors: vec![0; n],
-            descendants: vec![0; n],
-        };
-        self.extend(0, 0.0, &reach)
-    }
-
     /// Whether a choice whose completions score at most `bound` can still meet the goal.
     fn worth(&self, bound: f64) -> bool {
         match self.goal {
-            Goal::Collect { threshold } => bound >= threshold,
+            Goal::Collect { threshold, .. } => bound >= threshold,
             Goal::Maximise { floor, best } => bound >= floor && bound > best,
         }
     }
@@ -241,7 +231,7 @@ impl<'a> Choices<'a> {
                 *best = best.max(score);
                 Ok(())
             }
-            Goal::Collect { .. } => self.pieces.store(self.candidates, &self.choice),
+            Goal::Collect { pieces, .. } => pieces.store(self.candidates, &self.choice),
         }
     }
 }

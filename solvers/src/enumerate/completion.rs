@@ -3,9 +3,9 @@
 //!
 //! `H(R)`, for a set `R` of a part's nodes, is the best score the nodes of `R` can add
 //! when every other node of the part is placed before them. A part of at most
-//! [`PartSearch::exact_up_to`] nodes gets `H` for every subset, the DP of Silander & Myllymäki
-//! run from the sources, and is enumerated in canonical topological order (module
-//! `search`). A larger part would need too many values: it gets its optimum from the
+//! [`PartSearch::exact_up_to`] nodes gets `H` for every subset, the DP of Silander &
+//! Myllymäki run from the sources, and is enumerated in canonical topological order
+//! (module `search`). A larger part would need too many values: it gets its optimum from the
 //! search over its nodes' choices (module `choices`), which also enumerates it.
 
 use super::choices::{optimum_by_choices, SearchTooLarge};

@@ -8,8 +8,8 @@
 //! part is enumerated alone, by a depth-first search in canonical topological order
 //! bounded by the part's exact completion values (module `search`), or, for a part too
 //! large for those values, by a depth-first search over its nodes' choices (module
-//! `choices`), and the networks are the
-//! combinations of one piece per part that reach the threshold (module `combine`). Each
+//! `choices`), and the networks are the combinations of one piece per part that reach
+//! the threshold (module `combine`). Each
 //! network is built once, and its score summed in node order decides, as
 //! [`Dag::check`](bnsl_formulations::Dag::check) sums it.
 
@@ -33,6 +33,16 @@ use std::time::{Duration, Instant};
 /// of a 64-bit mask.
 pub const MAX_VARIABLES: usize = 64;
 
+/// A part of at most this many variables gets exact completion values, one per subset.
+const EXACT_UP_TO: usize = 25;
+
+/// How far a larger part's bound at the root may lie above the floor, in percent of it,
+/// for the search over its choices to be tried.
+const MAX_ROOT_GAP_PERCENT: f64 = 2.0;
+
+/// Choices the search for a larger part's optimum may take.
+const MAX_CHOICES: u64 = 20_000;
+
 /// Which parts get exact completion values, and when the search over a larger part's
 /// choices is tried (module `choices`).
 #[derive(Clone, Debug)]
@@ -49,9 +59,9 @@ struct PartSearch {
 impl Default for PartSearch {
     fn default() -> Self {
         PartSearch {
-            exact_up_to: 25,
-            max_root_gap: 0.02,
-            max_steps: 20_000,
+            exact_up_to: EXACT_UP_TO,
+            max_root_gap: MAX_ROOT_GAP_PERCENT / 100.0,
+            max_steps: MAX_CHOICES,
         }
     }
 }
@@ -462,6 +472,12 @@ mod tests {
         assert_eq!(count(1.0), 1 + 15 + 15 * 14 / 2 + 15);
     }
 
+    /// The table of these candidate lists, nodes named `x0`, `x1`, ….
+    fn named(candidates: Vec<Vec<bnsl_formulations::Candidate>>) -> ScoreTable {
+        let names = (0..candidates.len()).map(|i| format!("x{i}")).collect();
+        ScoreTable::new(names, candidates).unwrap()
+    }
+
     /// A ring of `n` nodes: node `v` has the empty set (−10) or its predecessor (−9).
     fn ring_table(n: usize) -> ScoreTable {
         let candidates = (0..n)
@@ -478,7 +494,7 @@ mod tests {
                 ]
             })
             .collect();
-        ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap()
+        named(candidates)
     }
 
     #[test]
@@ -537,7 +553,7 @@ mod tests {
                 list
             })
             .collect();
-        let table = ScoreTable::new((0..n).map(|i| format!("x{i}")).collect(), candidates).unwrap();
+        let table = named(candidates);
         let err = networks_near_optimum(&table, 5.0, &EnumerationLimits::default()).unwrap_err();
         assert_eq!(err, PartTooLarge::TooManyConflicts(n));
     }

@@ -17,7 +17,7 @@
 
 use super::choices::SearchTooLarge;
 use super::completion::Completion;
-use super::{PartSearch, MAX_VARIABLES};
+use super::{PartSearch, EXACT_UP_TO, MAX_CHOICES, MAX_ROOT_GAP_PERCENT, MAX_VARIABLES};
 use bnsl_formulations::strong_components::strongly_connected_components;
 use bnsl_formulations::ScoreTable;
 use std::collections::HashMap;
@@ -79,9 +79,9 @@ pub enum PartTooLarge {
     #[error(
         "a part of {0} variables of the candidate graph (strongly connected, after dropping \
          the candidates no network within the threshold uses) has too many conflicting \
-         arcs for the enumeration: beyond 25 variables its cluster bound at the root must \
-         lie within 2 % of the lowest score of interest, and the search for its optimum \
-         within 20,000 choices"
+         arcs for the enumeration: beyond {EXACT_UP_TO} variables its cluster bound at the \
+         root must lie within {MAX_ROOT_GAP_PERCENT} % of the lowest score of interest, and \
+         the search for its optimum within {MAX_CHOICES} choices"
     )]
     TooManyConflicts(usize),
 }

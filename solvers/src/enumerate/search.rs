@@ -77,8 +77,7 @@ impl Pieces {
 }
 
 /// Every piece of `part`, whose completion values are `completion`, scoring at least
-/// `threshold`, within `limit`; `Err` with what
-/// was found when a limit ends the search.
+/// `threshold`, within `limit`; `Err` with what was found when a limit ends the search.
 pub(super) fn pieces_within(
     part: &Part,
     completion: &[f64],
