@@ -294,6 +294,7 @@ fn by_ilp(
         threshold: threshold(opt, opts),
         max_networks: Some(opts.max_networks),
         ilp: options,
+        clusters: optimum.clusters,
     };
     let found = solver.collect(&ilp, &settings, progress)?;
     let kind = engine_kind(backend.as_ref(), Formulation::Family);

@@ -48,7 +48,7 @@ impl Completion {
 
 /// `H(R)` for every subset `R` of a part's nodes (local mask): `H(R) = max over v in R
 /// of best_v(P \ R) + H(R \ {v})`.
-fn completion_values(candidates: &[Vec<PartCandidate>]) -> Vec<f64> {
+pub(super) fn completion_values(candidates: &[Vec<PartCandidate>]) -> Vec<f64> {
     let all = full_mask(candidates.len());
     let mut h = vec![f64::NEG_INFINITY; all as usize + 1];
     h[0] = 0.0;

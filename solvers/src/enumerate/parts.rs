@@ -281,7 +281,7 @@ pub(super) fn members(mask: u64) -> impl Iterator<Item = usize> {
 
 /// The strongly connected components of the graph `arcs`, each as its nodes in
 /// increasing order, ordered by smallest node.
-fn strongly_connected(arcs: &[Vec<usize>]) -> Vec<Vec<usize>> {
+pub(super) fn strongly_connected(arcs: &[Vec<usize>]) -> Vec<Vec<usize>> {
     let mut groups = strongly_connected_components(arcs);
     for group in &mut groups {
         group.sort_unstable();

@@ -183,6 +183,7 @@ fn unbounded_optimum(
             lp_iterations: None,
             rounds: None,
             time_s: began.elapsed().as_secs_f64(),
+            clusters: Vec::new(),
         };
         match solve_dp(table, &dp) {
             Ok(best) => return Ok(outcome(Status::Optimal, Some((best.dag, best.score)))),

@@ -12,7 +12,7 @@
 
 use super::IlpOptions;
 use crate::enumerate::{Enumeration, EnumerationEnd};
-use bnsl_formulations::{Dag, FamilyIlp};
+use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 use rustc_hash::FxHashSet;
 
 /// What to collect.
@@ -26,6 +26,12 @@ pub struct CollectSettings {
     /// separation settings and engine switches of the search. Its gap, start DAG and
     /// improving-solution limit do not apply.
     pub ilp: IlpOptions,
+    /// Clusters whose constraints the search starts with (the optimising solve's,
+    /// [`IlpOutcome::clusters`](super::IlpOutcome::clusters)), so that its root need not
+    /// find them again. Every cluster constraint holds for every DAG, so any clusters
+    /// of the table's nodes may be given. SCIP's tree starts from them; the cut loop of
+    /// HiGHS and CBC separates its own.
+    pub clusters: Vec<VarSet>,
 }
 
 /// A snapshot of a running collection, for progress lines.
@@ -90,6 +96,11 @@ impl Found {
             }
             _ => Offered::Passed,
         }
+    }
+
+    /// The least score a DAG must reach to be recorded.
+    pub(crate) fn threshold(&self) -> f64 {
+        self.threshold
     }
 
     /// Whether the network limit is reached.

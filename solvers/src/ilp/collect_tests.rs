@@ -15,7 +15,9 @@ use proptest::strategy::ValueTree;
 use std::cell::Cell;
 
 /// The engines of every compiled back-end: its own (SCIP's branch and cut, else the cut
-/// loop) and, where that differs, the cut loop.
+/// loop) and, where that differs, the cut loop; with SCIP, also its tree with no region
+/// collected by enumeration and with regions whose parts have at most two nodes so
+/// collected (the default takes every region of these small tables).
 fn engines(backend: &dyn crate::milp::MilpBackend) -> Vec<(String, Box<dyn FamilyIlpSolver + '_>)> {
     let mut all = vec![(backend.name().to_string(), family_solver(backend))];
     if backend.branch_and_cut().is_some() {
@@ -23,6 +25,23 @@ fn engines(backend: &dyn crate::milp::MilpBackend) -> Vec<(String, Box<dyn Famil
             format!("{} cut loop", backend.name()),
             Box::new(CutLoop::new(backend)),
         ));
+    }
+    #[cfg(feature = "scip")]
+    if backend.branch_and_cut().is_some() {
+        use super::scip_bc::{ScipBcSettings, ScipBranchAndCut};
+        for region_part in [0, 2] {
+            let settings = ScipBcSettings {
+                region_part,
+                ..ScipBcSettings::default()
+            };
+            all.push((
+                format!(
+                    "{} tree, regions in parts of ≤ {region_part} nodes enumerated",
+                    backend.name()
+                ),
+                Box::new(ScipBranchAndCut::new(settings)),
+            ));
+        }
     }
     all
 }
@@ -62,6 +81,7 @@ fn collect_all(
             },
             ..IlpOptions::default()
         },
+        clusters: Vec::new(),
     };
     let reported = Cell::new(0);
     let progress = |p: &CollectProgress| {

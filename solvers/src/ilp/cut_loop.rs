@@ -544,6 +544,11 @@ impl<'a, 't> Run<'a, 't> {
             lp_iterations: self.lp_iterations,
             rounds: Some(self.rounds),
             time_s: self.began.elapsed().as_secs_f64(),
+            clusters: {
+                let mut clusters: Vec<VarSet> = self.clusters.into_iter().collect();
+                clusters.sort_unstable();
+                clusters
+            },
         }
     }
 }

@@ -46,7 +46,7 @@ use crate::enumerate::Enumeration;
 use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use bnsl_formulations::family::separation::SeparationOptions;
 use bnsl_formulations::milp::SideConstraints;
-use bnsl_formulations::Dag;
+use bnsl_formulations::{Dag, VarSet};
 use collect::{CollectProgress, CollectSettings};
 use std::time::Instant;
 
@@ -96,6 +96,10 @@ pub struct IlpOutcome {
     pub rounds: Option<u64>,
     /// Wall-clock seconds.
     pub time_s: f64,
+    /// The clusters whose constraints the solve added (engines that report them), valid
+    /// for every DAG of the table: a later search on it can start from them
+    /// ([`CollectSettings::clusters`]).
+    pub clusters: Vec<VarSet>,
 }
 
 /// Absolute difference below which incumbent and bound count as equal: half the 1e-6

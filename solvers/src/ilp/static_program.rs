@@ -75,6 +75,7 @@ pub(crate) fn solve_static(
             lp_iterations: outcome.lp_iterations,
             rounds: None,
             time_s: began.elapsed().as_secs_f64(),
+            clusters: Vec::new(),
         },
         values,
     })

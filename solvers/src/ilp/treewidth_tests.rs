@@ -128,6 +128,7 @@ fn the_unbounded_bound_stands_when_the_milp_has_none() {
         lp_iterations: None,
         rounds: None,
         time_s: 0.0,
+        clusters: Vec::new(),
     };
     let began = std::time::Instant::now();
     let kept = finish(outcome(-12.0, None), None, Some(-10.0), began);

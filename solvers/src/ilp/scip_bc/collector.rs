@@ -18,7 +18,9 @@
 
 use super::engine::{check, ScipCallFailed, Shared};
 use super::handler::{self, code, Handler};
+use super::small_region::dags_of_region;
 use crate::ilp::collect::{CollectProgress, Found, Offered};
+use bnsl_formulations::FamilyIlp;
 use russcip::ffi;
 use std::cell::RefCell;
 use std::os::raw::{c_int, c_uint};
@@ -70,53 +72,66 @@ impl Collector {
         let values = engine.values(scip, sol)?;
         let columns = engine.ilp.chosen_columns(&values);
         engine.recycle(values);
-        if self.found.offer(&engine.ilp, &columns) == Offered::Recorded {
-            // SAFETY: a query on the live instance in the solving stage.
-            let nodes = unsafe { ffi::SCIPgetNTotalNodes(scip) };
-            (self.progress)(&CollectProgress {
-                networks: self.found.len(),
-                nodes: u64::try_from(nodes).unwrap_or(0),
-            });
-            if self.found.is_full() {
-                // SAFETY: the live instance, in the solving stage.
-                check(unsafe { ffi::SCIPinterruptSolve(scip) })?;
-            }
-        }
+        record(&mut self.found, self.progress, scip, &engine.ilp, &columns)?;
         Ok(columns)
     }
 
     /// Excludes the DAG of `columns` from the node by branching (see the module doc);
-    /// the enforcement result.
+    /// the enforcement result. A child whose region is small is collected by
+    /// enumeration (module `small_region`) instead of being created.
     fn exclude(
         &mut self,
         scip: *mut ffi::SCIP,
         columns: &[usize],
     ) -> Result<ffi::SCIP_RESULT, ScipCallFailed> {
         let mut engine = self.engine.borrow_mut();
-        let vars = engine.transformed(scip)?;
+        let max_part = if engine.has_links() {
+            0
+        } else {
+            engine.settings.region_part
+        };
+        let vars = engine.transformed(scip)?.to_vec();
         // SAFETY: local bounds of live transformed variables.
-        let free: Vec<*mut ffi::SCIP_VAR> = columns
+        let free: Vec<usize> = columns
             .iter()
-            .map(|&c| vars[c])
-            .filter(|&var| unsafe { ffi::SCIPvarGetLbLocal(var) } < 0.5)
+            .copied()
+            .filter(|&c| unsafe { ffi::SCIPvarGetLbLocal(vars[c]) } < 0.5)
             .collect();
         if free.is_empty() {
             return Ok(ffi::SCIP_Result_SCIP_CUTOFF);
         }
-        // SAFETY: children of the focus node, made in its enforcement, with bound
-        // changes on live transformed variables.
-        unsafe {
-            let estimate = ffi::SCIPgetLocalTransEstimate(scip);
-            for (i, &var) in free.iter().enumerate() {
+        let ilp = &engine.ilp;
+        let region = (max_part > 0).then(|| allowed_at_node(ilp, &vars));
+        let mut branched = false;
+        for (i, &column) in free.iter().enumerate() {
+            if let Some(region) = &region {
+                let child = child_region(ilp, region, &free[..i], column);
+                let threshold = self.found.threshold();
+                if let Some(dags) = dags_of_region(ilp, &child, threshold, max_part) {
+                    for dag in &dags {
+                        record(&mut self.found, self.progress, scip, ilp, dag)?;
+                    }
+                    continue;
+                }
+            }
+            // SAFETY: a child of the focus node, made in its enforcement, with bound
+            // changes on live transformed variables.
+            unsafe {
+                let estimate = ffi::SCIPgetLocalTransEstimate(scip);
                 let mut child = std::ptr::null_mut();
                 check(ffi::SCIPcreateChild(scip, &mut child, 0.0, estimate))?;
                 for &kept in &free[..i] {
-                    check(ffi::SCIPchgVarLbNode(scip, child, kept, 1.0))?;
+                    check(ffi::SCIPchgVarLbNode(scip, child, vars[kept], 1.0))?;
                 }
-                check(ffi::SCIPchgVarUbNode(scip, child, var, 0.0))?;
+                check(ffi::SCIPchgVarUbNode(scip, child, vars[column], 0.0))?;
             }
+            branched = true;
         }
-        Ok(ffi::SCIP_Result_SCIP_BRANCHED)
+        Ok(if branched {
+            ffi::SCIP_Result_SCIP_BRANCHED
+        } else {
+            ffi::SCIP_Result_SCIP_CUTOFF
+        })
     }
 
     /// Records and excludes the node's solution; the enforcement result.
@@ -124,6 +139,66 @@ impl Collector {
         let columns = self.offer(scip, std::ptr::null_mut())?;
         self.exclude(scip, &columns)
     }
+}
+
+/// Records the DAG of `columns` in `found` and reports it on `progress` if new; stops
+/// SCIP at the network limit.
+fn record(
+    found: &mut Found,
+    progress: &dyn Fn(&CollectProgress),
+    scip: *mut ffi::SCIP,
+    ilp: &FamilyIlp<'_>,
+    columns: &[usize],
+) -> Result<(), ScipCallFailed> {
+    if found.offer(ilp, columns) == Offered::Recorded {
+        // SAFETY: a query on the live instance in the solving stage.
+        let nodes = unsafe { ffi::SCIPgetNTotalNodes(scip) };
+        progress(&CollectProgress {
+            networks: found.len(),
+            nodes: u64::try_from(nodes).unwrap_or(0),
+        });
+        if found.is_full() {
+            // SAFETY: the live instance, in the solving stage.
+            check(unsafe { ffi::SCIPinterruptSolve(scip) })?;
+        }
+    }
+    Ok(())
+}
+
+/// Per node of the network, the columns the focus node allows: the one fixed to 1 if
+/// any, else those not fixed to 0.
+fn allowed_at_node(ilp: &FamilyIlp<'_>, vars: &[*mut ffi::SCIP_VAR]) -> Vec<Vec<usize>> {
+    (0..ilp.n())
+        .map(|v| {
+            let columns = ilp.columns_of(v);
+            // SAFETY: local bounds of live transformed variables.
+            let fixed = columns
+                .clone()
+                .find(|&c| unsafe { ffi::SCIPvarGetLbLocal(vars[c]) } > 0.5);
+            match fixed {
+                Some(c) => vec![c],
+                None => columns
+                    .filter(|&c| unsafe { ffi::SCIPvarGetUbLocal(vars[c]) } > 0.5)
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// The region of the child that fixes the columns `kept` to 1 and `column` to 0 in the
+/// node's region `region`.
+fn child_region(
+    ilp: &FamilyIlp<'_>,
+    region: &[Vec<usize>],
+    kept: &[usize],
+    column: usize,
+) -> Vec<Vec<usize>> {
+    let mut child = region.to_vec();
+    for &c in kept {
+        child[ilp.family(c).0] = vec![c];
+    }
+    child[ilp.family(column).0].retain(|&c| c != column);
+    child
 }
 
 /// Includes the handler into `scip`, owning a handle on `collector`.

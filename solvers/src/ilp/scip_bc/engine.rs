@@ -145,6 +145,11 @@ impl Engine {
         self.family.transformed(scip)
     }
 
+    /// Whether the problem has arrow and adjacency variables besides the family columns.
+    pub(super) fn has_links(&self) -> bool {
+        self.links.is_some()
+    }
+
     /// The transformed variables of `dag`'s solution and its values ([`dag_values`]):
     /// the family columns, then the arrow and adjacency variables when there are any;
     /// `None` when a parent set of `dag` is not a candidate.

@@ -29,6 +29,7 @@ mod plugins;
 mod propagator;
 mod root_stall;
 mod separator;
+mod small_region;
 mod sub_scip;
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found};
@@ -36,9 +37,10 @@ use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, I
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
 use bnsl_formulations::family::arrows::ArrowLinks;
+use bnsl_formulations::family::cluster::ClusterCut;
 use bnsl_formulations::family::set_packing::set_packing_rows;
 use bnsl_formulations::milp::SideConstraints;
-use bnsl_formulations::{Dag, FamilyIlp};
+use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 use collector::Collector;
 use engine::{Engine, ScipCallFailed};
 use plugins::{ProgressEvents, SinkHeuristic, StartHeuristic};
@@ -80,7 +82,10 @@ pub struct ScipBcSettings {
     /// back when the solve ends (it ended at the root) is the outcome if it beats SCIP's.
     pub start_below_root: bool,
     /// The sink heuristic runs at nodes of at most this depth (negative: every depth).
-    pub heuristic_depth: i32,
+    /// `None`: every depth when solving; not at all when collecting, where the tree
+    /// reaches every DAG and the collection handler rejects the heuristic's (README,
+    /// "Benchmark notes behind design choices").
+    pub heuristic_depth: Option<i32>,
     /// Whether cluster cuts may be removed from the LP when SCIP finds them inactive
     /// (they stay in the global cut pool either way).
     pub removable_cuts: bool,
@@ -138,13 +143,19 @@ pub struct ScipBcSettings {
     pub root_stall_share: f64,
     /// Whether the separator also adds violated 4B inequalities, facets of the
     /// four-node family-variable polytope beyond the cluster constraints
-    /// (`bnsl_formulations::family::four_b`), at every node; `None`: in optimising
-    /// solves of tables that are not large (with `SMALL_TABLE_PARAMS`), not in a
-    /// collection. Measured in README, "Large candidate sets".
+    /// (`bnsl_formulations::family::four_b`), at every node; `None`: on tables that are
+    /// not large, in optimising solves (with `SMALL_TABLE_PARAMS`) and collections.
+    /// Measured in README, "Large candidate sets" and "Benchmark notes behind design
+    /// choices".
     pub four_b_cuts: Option<bool>,
     /// The largest k of the k-cluster cuts separated at the root
     /// (`bnsl_formulations::family::k_cluster`); below 2: none.
     pub k_cluster_max: usize,
+    /// In a collection, a child of the branching that excludes a DAG is collected by
+    /// enumeration instead of being created when the candidates its nodes keep fall
+    /// into strongly connected parts of at most this many nodes (`small_region`); 0:
+    /// never. Measured in README, "Benchmark notes behind design choices".
+    pub region_part: usize,
     /// SCIP parameters set verbatim after the engine's own (`name`, `value`), e.g.
     /// `("separating/maxrounds", "5")`.
     pub params: Vec<(String, String)>,
@@ -158,7 +169,7 @@ impl Default for ScipBcSettings {
             sub_ip_depth: None,
             sub_ip_branching: sub_scip::DEFAULT_BRANCHING.to_string(),
             start_below_root: true,
-            heuristic_depth: -1,
+            heuristic_depth: None,
             removable_cuts: true,
             set_packing: true,
             set_packing_initial: false,
@@ -166,6 +177,7 @@ impl Default for ScipBcSettings {
             scip_cuts: None,
             scip_heuristics: None,
             k_cluster_max: 0,
+            region_part: small_region::DEFAULT_REGION_PART,
             four_b_cuts: None,
             arrow_branching: false,
             arrow_fixing: None,
@@ -206,7 +218,7 @@ impl ScipBcSettings {
                     settings.search_cuts = value.parse().map_err(|_| bad("int"))?
                 }
                 "bnsl/heuristic_depth" => {
-                    settings.heuristic_depth = value.parse().map_err(|_| bad("int"))?
+                    settings.heuristic_depth = Some(value.parse().map_err(|_| bad("int"))?)
                 }
                 "bnsl/removable_cuts" => {
                     settings.removable_cuts = value.parse().map_err(|_| bad("bool"))?
@@ -254,6 +266,13 @@ impl ScipBcSettings {
                 "bnsl/k_cluster_max" => {
                     settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
                 }
+                "bnsl/region_part" => {
+                    settings.region_part = value
+                        .parse()
+                        .ok()
+                        .filter(|&k| k <= small_region::MAX_REGION_PART)
+                        .ok_or_else(|| bad("int from 0 to 25"))?
+                }
                 "bnsl/scip_heuristics" => {
                     settings.scip_heuristics = Some(value.parse().map_err(|_| bad("bool"))?)
                 }
@@ -273,7 +292,6 @@ impl ScipBcSettings {
             sub_ip_depth: Some(self.sub_ip_depth.unwrap_or(0)),
             scip_cuts: Some(self.scip_cuts.unwrap_or(false)),
             scip_heuristics: Some(self.scip_heuristics.unwrap_or(false)),
-            four_b_cuts: Some(self.four_b_cuts.unwrap_or(false)),
             ..self.clone()
         }
     }
@@ -284,7 +302,7 @@ impl ScipBcSettings {
     }
 
     /// Whether a solve of `ilp` under these settings separates 4B inequalities
-    /// ([`ScipBcSettings::four_b_cuts`]; a collection's settings always say).
+    /// ([`ScipBcSettings::four_b_cuts`]).
     fn four_b_cuts_for(&self, ilp: &FamilyIlp<'_>) -> bool {
         self.four_b_cuts.unwrap_or(!self.is_large(ilp))
     }
@@ -485,6 +503,8 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             held_back,
         );
         outcome.cuts = engine.borrow().cut_count() as u64;
+        outcome.clusters = engine.borrow().clusters.iter().cloned().collect();
+        outcome.clusters.sort_unstable();
         drop((vars, links));
         drop(solved);
         outcome.time_s = began.elapsed().as_secs_f64();
@@ -511,7 +531,8 @@ impl ScipBranchAndCut {
     ) -> Result<Enumeration, SolverError> {
         let options = collection_options(&settings.ilp);
         options.limits.validate()?;
-        let (scip, vars, links) = self.build(ilp, &options)?;
+        let (mut scip, vars, links) = self.build(ilp, &options)?;
+        add_clusters(&mut scip, ilp, &vars, &settings.clusters);
         let original = vars.iter().map(Variable::inner).collect();
         // SAFETY: as in `solve`; `ignore` is static.
         let engine = Rc::new(RefCell::new(unsafe {
@@ -524,11 +545,16 @@ impl ScipBranchAndCut {
                 &ignore,
             )
         }));
+        engine
+            .borrow_mut()
+            .clusters
+            .extend(settings.clusters.iter().cloned());
         // SAFETY: the collector lives in the handler of `scip`, dropped before `progress`.
         let collector = Rc::new(RefCell::new(unsafe {
             Collector::new(engine.clone(), Found::new(settings), progress)
         }));
-        let mut scip = self.include_plugins(scip, &engine, true)?;
+        let sink = self.settings.heuristic_depth.is_some();
+        let mut scip = self.include_plugins(scip, &engine, sink)?;
         collector::include(scip.scip_ptr(), &collector)
             .map_err(failed("including the collection handler"))?;
         scip = self.set_params(scip, &options, &[])?;
@@ -643,6 +669,28 @@ fn add_side(scip: &mut Model<ProblemCreated>, vars: &[Variable], side: &SideCons
 
 /// The options of a collection's search: those of `options` without a gap, a start or
 /// an improving-solution limit, which do not apply.
+/// Adds the cluster constraints of `clusters` to the program, as rows of the first LP.
+fn add_clusters(
+    scip: &mut Model<ProblemCreated>,
+    ilp: &FamilyIlp<'_>,
+    vars: &[Variable],
+    clusters: &[VarSet],
+) {
+    for (k, cluster) in clusters.iter().enumerate() {
+        let cut = ClusterCut::new(ilp, cluster);
+        let (lower, upper) = cut.bounds();
+        let row_vars: Vec<&Variable> = cut.columns.iter().map(|&c| &vars[c]).collect();
+        let coefs = vec![1.0; row_vars.len()];
+        scip.add_cons(
+            row_vars,
+            &coefs,
+            lower,
+            upper,
+            &format!("start_cluster_{k}"),
+        );
+    }
+}
+
 fn collection_options(options: &IlpOptions) -> IlpOptions {
     IlpOptions {
         limits: Limits {
@@ -747,7 +795,11 @@ impl ScipBranchAndCut {
         separator::include(scip.scip_ptr(), engine)
             .map_err(failed("including the cluster separator"))?;
         if heuristics {
-            include_heuristics(&mut scip, engine, self.settings.heuristic_depth);
+            include_heuristics(
+                &mut scip,
+                engine,
+                self.settings.heuristic_depth.unwrap_or(-1),
+            );
         }
         scip.include_eventhdlr(
             "progress",
@@ -869,6 +921,7 @@ fn read_outcome(
         lp_iterations: u64::try_from(solved.n_lp_iterations()).ok(),
         rounds: None,
         time_s: 0.0,
+        clusters: Vec::new(),
     }
 }
 
