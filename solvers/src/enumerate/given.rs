@@ -1,6 +1,6 @@
 //! Every acyclic choice of candidates given directly as masks, for a few nodes: the
-//! enumeration of a region of the collecting branch and cut
-//! ([`crate::ilp::scip_bc`]), whose nodes' parents are masks over the region's open
+//! enumeration of a region of SCIP's collecting branch and cut (module
+//! `ilp::scip_bc::small_region`, hence compiled with the `scip` feature), whose nodes' parents are masks over the region's open
 //! nodes, several candidates of a node possibly with the same mask.
 //!
 //! As for a score table (module doc of [`super`]): candidates that miss the floor with
@@ -204,8 +204,7 @@ mod tests {
     fn acyclic(masks: &[u64]) -> bool {
         let mut placed = 0u64;
         while placed.count_ones() < masks.len() as u32 {
-            let ready = (0..masks.len())
-                .find(|&v| placed >> v & 1 == 0 && masks[v] & !placed == 0);
+            let ready = (0..masks.len()).find(|&v| placed >> v & 1 == 0 && masks[v] & !placed == 0);
             match ready {
                 Some(v) => placed |= 1 << v,
                 None => return false,
@@ -230,7 +229,11 @@ mod tests {
                 .collect();
         }
         all.retain(|choice| {
-            let masks: Vec<u64> = choice.iter().zip(candidates).map(|(&i, l)| l[i].0).collect();
+            let masks: Vec<u64> = choice
+                .iter()
+                .zip(candidates)
+                .map(|(&i, l)| l[i].0)
+                .collect();
             let score: f64 = choice.iter().zip(candidates).map(|(&i, l)| l[i].1).sum();
             acyclic(&masks) && score >= threshold
         });

@@ -17,6 +17,7 @@ mod choices;
 mod cluster_bound;
 mod combine;
 mod completion;
+#[cfg(feature = "scip")]
 mod given;
 mod parts;
 mod search;
@@ -25,6 +26,7 @@ use crate::heuristics::{asobs_search, AsobsOptions, Budget, LocalSearch};
 use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
 use completion::Completion;
+#[cfg(feature = "scip")]
 pub(crate) use given::choices_within;
 pub use parts::PartTooLarge;
 use parts::{slack, split, Part};

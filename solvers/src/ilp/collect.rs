@@ -99,6 +99,7 @@ impl Found {
     }
 
     /// The least score a DAG must reach to be recorded.
+    #[cfg(feature = "scip")]
     pub(crate) fn threshold(&self) -> f64 {
         self.threshold
     }
