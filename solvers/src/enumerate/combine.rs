@@ -18,13 +18,47 @@ const STEPS_PER_CLOCK_CHECK: u64 = 4096;
 pub(super) fn networks(
     table: &ScoreTable,
     parts: &[Part],
-    mut lists: Vec<Vec<Piece>>,
+    lists: Vec<Vec<Piece>>,
     threshold: f64,
     max_networks: usize,
     budget: &Budget,
 ) -> (Vec<(Dag, f64)>, EnumerationEnd) {
+    let mut out = Vec::new();
+    let mut record = |choice: &[usize]| {
+        let chosen: Vec<_> = (0..table.n())
+            .map(|v| &table.candidates(v)[choice[v]])
+            .collect();
+        let score = chosen.iter().fold(0.0, |sum, c| sum + c.score);
+        if score < threshold {
+            return Ok(());
+        }
+        let parents = chosen.iter().map(|c| c.parents.clone()).collect();
+        out.push((Dag::from_parents(parents), score));
+        if out.len() >= max_networks {
+            return Err(EnumerationEnd::NetworkLimit);
+        }
+        Ok(())
+    };
+    let floor = threshold - slack(threshold);
+    let end = each_combination(table.n(), parts, lists, floor, budget, &mut record)
+        .err()
+        .unwrap_or(EnumerationEnd::Complete);
+    (out, end)
+}
+
+/// Calls `visit` with every choice made of one piece of each of `lists` (the pieces of
+/// `parts`, over `n` nodes) whose pieces' scores add up to at least `floor`: per node,
+/// the `choice` its part's piece gives it. `Err` when `budget` or `visit` ends it.
+pub(super) fn each_combination(
+    n: usize,
+    parts: &[Part],
+    mut lists: Vec<Vec<Piece>>,
+    floor: f64,
+    budget: &Budget,
+    visit: &mut dyn FnMut(&[usize]) -> Result<(), EnumerationEnd>,
+) -> Result<(), EnumerationEnd> {
     if lists.iter().any(Vec::is_empty) {
-        return (Vec::new(), EnumerationEnd::Complete);
+        return Ok(());
     }
     for list in &mut lists {
         list.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -35,46 +69,36 @@ pub(super) fn networks(
         best_after[k] = best_after[k + 1] + lists[k][0].score;
     }
     let mut search = Combination {
-        table,
         parts,
         lists: &lists,
         best_after,
-        threshold,
-        floor: threshold - slack(threshold),
-        choice: vec![0; table.n()],
-        max_networks,
+        floor,
+        choice: vec![0; n],
         budget,
         steps: 0,
-        out: Vec::new(),
+        visit,
     };
-    let end = search
-        .extend(0, 0.0)
-        .err()
-        .unwrap_or(EnumerationEnd::Complete);
-    (search.out, end)
+    search.extend(0, 0.0)
 }
 
 /// The state of the search over the parts.
-struct Combination<'a> {
-    table: &'a ScoreTable,
+struct Combination<'a, 'v> {
     parts: &'a [Part],
     lists: &'a [Vec<Piece>],
     best_after: Vec<f64>,
-    threshold: f64,
     floor: f64,
-    /// The candidate index of every node of the parts chosen so far.
+    /// The choice of every node of the parts chosen so far.
     choice: Vec<usize>,
-    max_networks: usize,
     budget: &'a Budget<'a>,
     steps: u64,
-    out: Vec<(Dag, f64)>,
+    visit: &'v mut dyn FnMut(&[usize]) -> Result<(), EnumerationEnd>,
 }
 
-impl Combination<'_> {
+impl Combination<'_, '_> {
     /// Chooses the pieces of parts `k..`, those before scoring `partial`.
     fn extend(&mut self, k: usize, partial: f64) -> Result<(), EnumerationEnd> {
         if k == self.lists.len() {
-            return self.record();
+            return (self.visit)(&self.choice);
         }
         if self.steps.is_multiple_of(STEPS_PER_CLOCK_CHECK) && self.budget.is_spent() {
             return Err(EnumerationEnd::Stopped);
@@ -88,24 +112,6 @@ impl Combination<'_> {
                 self.choice[v] = i;
             }
             self.extend(k + 1, partial + piece.score)?;
-        }
-        Ok(())
-    }
-
-    /// Stores the network of the current choices when it reaches the threshold; `Err`
-    /// at the network limit.
-    fn record(&mut self) -> Result<(), EnumerationEnd> {
-        let chosen: Vec<_> = (0..self.table.n())
-            .map(|v| &self.table.candidates(v)[self.choice[v]])
-            .collect();
-        let score = chosen.iter().fold(0.0, |sum, c| sum + c.score);
-        if score < self.threshold {
-            return Ok(());
-        }
-        let parents = chosen.iter().map(|c| c.parents.clone()).collect();
-        self.out.push((Dag::from_parents(parents), score));
-        if self.out.len() >= self.max_networks {
-            return Err(EnumerationEnd::NetworkLimit);
         }
         Ok(())
     }

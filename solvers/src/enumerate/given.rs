@@ -8,9 +8,10 @@
 //! parts, each part is enumerated under its completion values (module `search`), and the
 //! choices are the combinations of one piece per part that reach the floor.
 
+use super::combine::each_combination;
 use super::completion::completion_values;
 use super::parts::{members, slack, strongly_connected, Part, PartCandidate};
-use super::search::{pieces_within, Piece, PieceLimit};
+use super::search::{pieces_within, PieceLimit};
 use super::{EXACT_UP_TO, MAX_VARIABLES};
 use crate::heuristics::Budget;
 
@@ -63,7 +64,13 @@ pub(crate) fn choices_within(
             pieces_within(part, values, part_floor, everything, &Budget::unlimited()).ok()?;
         pieces.push(found);
     }
-    Some(combinations(n, &parts, pieces, floor))
+    let mut choices = Vec::new();
+    let mut keep = |choice: &[usize]| {
+        choices.push(choice.to_vec());
+        Ok(())
+    };
+    each_combination(n, &parts, pieces, floor, &Budget::unlimited(), &mut keep).ok()?;
+    Some(choices)
 }
 
 /// Per node, its candidates that can reach `floor` with every other node at its best,
@@ -133,65 +140,6 @@ fn part_of(lists: &[Vec<PartCandidate>], nodes: Vec<usize>) -> Part {
         nodes,
         candidates,
         completion: None,
-    }
-}
-
-/// Every choice made of one piece per part scoring at least `floor`, as the position
-/// of each of the `n` nodes' candidates.
-fn combinations(
-    n: usize,
-    parts: &[Part],
-    mut pieces: Vec<Vec<Piece>>,
-    floor: f64,
-) -> Vec<Vec<usize>> {
-    for list in &mut pieces {
-        list.sort_by(|a, b| b.score.total_cmp(&a.score));
-    }
-    let mut best_after = vec![0.0; pieces.len() + 1];
-    for k in (0..pieces.len()).rev() {
-        best_after[k] =
-            best_after[k + 1] + pieces[k].first().map_or(f64::NEG_INFINITY, |p| p.score);
-    }
-    let mut combining = Combining {
-        parts,
-        pieces: &pieces,
-        best_after,
-        floor,
-        choice: vec![0; n],
-        out: Vec::new(),
-    };
-    combining.extend(0, 0.0);
-    combining.out
-}
-
-/// The state of the search over the parts' pieces, best first.
-struct Combining<'a> {
-    parts: &'a [Part],
-    pieces: &'a [Vec<Piece>],
-    /// `best_after[k]`: the best the parts from `k` on can add.
-    best_after: Vec<f64>,
-    floor: f64,
-    /// Per node, the position of its candidate.
-    choice: Vec<usize>,
-    out: Vec<Vec<usize>>,
-}
-
-impl Combining<'_> {
-    /// Lets the parts from `k` on add a piece each, the pieces so far scoring `partial`.
-    fn extend(&mut self, k: usize, partial: f64) {
-        if k == self.parts.len() {
-            self.out.push(self.choice.clone());
-            return;
-        }
-        for piece in &self.pieces[k] {
-            if partial + piece.score + self.best_after[k + 1] < self.floor {
-                break;
-            }
-            for (&v, &position) in self.parts[k].nodes.iter().zip(&piece.choice) {
-                self.choice[v] = position;
-            }
-            self.extend(k + 1, partial + piece.score);
-        }
     }
 }
 

@@ -12,7 +12,7 @@
 //! values one per subset), faster than SCIP solves the node's LP when the parts are
 //! small ([`DEFAULT_REGION_PART`]).
 
-use crate::enumerate::choices_within;
+use crate::enumerate::{choices_within, MAX_VARIABLES};
 use bnsl_formulations::FamilyIlp;
 
 /// The default of [`ScipBcSettings::region_part`](super::ScipBcSettings::region_part):
@@ -24,8 +24,9 @@ pub(super) const MAX_REGION_PART: usize = 25;
 
 /// The columns (one per node) of every DAG of the region `allowed` (per node of the
 /// network, the columns it allows) scoring at least `threshold` (or within rounding
-/// below it); `None` when more than 64 nodes keep a choice, or the candidates left
-/// make a strongly connected part of more than `max_part` of them.
+/// below it); `None` when more than [`MAX_VARIABLES`] nodes keep a choice (the open
+/// nodes are bits of a mask), or the candidates left make a strongly connected part of
+/// more than `max_part` of them.
 pub(super) fn dags_of_region(
     ilp: &FamilyIlp<'_>,
     allowed: &[Vec<usize>],
@@ -35,7 +36,7 @@ pub(super) fn dags_of_region(
     let open: Vec<usize> = (0..allowed.len())
         .filter(|&v| allowed[v].len() > 1)
         .collect();
-    if open.len() > 64 {
+    if open.len() > MAX_VARIABLES {
         return None;
     }
     if allowed.iter().any(Vec::is_empty) {
