@@ -11,14 +11,15 @@
 //!   at the node, child i fixes c₁ … c_{i−1} to 1 and c_i to 0. The children cover the
 //!   node's DAGs except G, and no DAG twice, so no no-good row is stored and a DAG is
 //!   never reached again at another node. When k = 0 the node holds G alone and is cut
-//!   off.
+//!   off. The c_i are ordered by `small_region::settling_order`, and a child whose
+//!   region is small is collected by enumeration there instead of being created.
 //!
 //! Cluster separation and the acyclicity handler run as in the optimising solve.
 //! SCIP stops (interrupted) once the network limit is reached.
 
 use super::engine::{check, ScipCallFailed, Shared};
 use super::handler::{self, code, Handler};
-use super::small_region::dags_of_region;
+use super::small_region::{dags_of_region, settling_order};
 use crate::ilp::collect::{CollectProgress, Found, Offered};
 use bnsl_formulations::FamilyIlp;
 use russcip::ffi;
@@ -102,6 +103,10 @@ impl Collector {
         }
         let ilp = &engine.ilp;
         let region = (max_part > 0).then(|| allowed_at_node(ilp, &vars));
+        let free = match &region {
+            Some(region) => settling_order(ilp, region, &free, self.found.threshold()),
+            None => free,
+        };
         let mut branched = false;
         for (i, &column) in free.iter().enumerate() {
             if let Some(region) = &region {

@@ -73,6 +73,92 @@ pub(super) fn dags_of_region(
     )
 }
 
+/// The DAG's free columns `free` (one per node), in the order the no-good's children
+/// settle them (module `collector`).
+///
+/// Child i settles the nodes of the first i columns and holds the DAGs that first
+/// differ from this one at the i-th. Two things make the children cheap:
+/// - once the nodes that tie the region's candidate graph together are settled, the
+///   later children's regions fall apart into small parts and are enumerated instead of
+///   solved, so nodes with many neighbours go first;
+/// - a node with many alternatives to its column holds many of the DAGs that differ
+///   from this one, and settled early it leaves them in the first children, which are
+///   large, so such nodes go later.
+///
+/// The key is a node's neighbours over the logarithm of one plus its alternatives,
+/// largest first (ties keep the order of `free`). Neighbours are the open nodes it
+/// shares a candidate arc with, either way; both counts are over the candidates that
+/// can reach `threshold` with every other node at its best (the rule of
+/// [`choices_within`]).
+pub(super) fn settling_order(
+    ilp: &FamilyIlp<'_>,
+    region: &[Vec<usize>],
+    free: &[usize],
+    threshold: f64,
+) -> Vec<usize> {
+    let mut order = free.to_vec();
+    let Some(usable) = usable_columns(ilp, region, threshold) else {
+        return order; // nothing reaches the threshold: every child is empty
+    };
+    let open = |v: usize| region[v].len() > 1;
+    let mut links: Vec<(usize, usize)> = Vec::new();
+    for v in (0..region.len()).filter(|&v| open(v)) {
+        for &c in &usable[v] {
+            for u in ilp.parents(c).iter().filter(|&u| open(u)) {
+                links.push((u.min(v), u.max(v)));
+            }
+        }
+    }
+    links.sort_unstable();
+    links.dedup();
+    let mut neighbours = vec![0usize; region.len()];
+    for (u, v) in links {
+        neighbours[u] += 1;
+        neighbours[v] += 1;
+    }
+    let key = |c: usize| {
+        let v = ilp.family(c).0;
+        neighbours[v] as f64 / (1.0 + usable[v].len() as f64).ln()
+    };
+    order.sort_by(|&a, &b| key(b).total_cmp(&key(a)));
+    order
+}
+
+/// Per node, the region's columns that can reach `threshold` with every other node at
+/// its best; `None` when no column of some node can.
+fn usable_columns(
+    ilp: &FamilyIlp<'_>,
+    region: &[Vec<usize>],
+    threshold: f64,
+) -> Option<Vec<Vec<usize>>> {
+    let best: Vec<f64> = region
+        .iter()
+        .map(|columns| {
+            columns
+                .iter()
+                .map(|&c| column_score(ilp, c))
+                .fold(f64::NEG_INFINITY, f64::max)
+        })
+        .collect();
+    let total: f64 = best.iter().sum();
+    if total.is_nan() || total < threshold {
+        return None;
+    }
+    Some(
+        region
+            .iter()
+            .zip(&best)
+            .map(|(columns, &b)| {
+                columns
+                    .iter()
+                    .copied()
+                    .filter(|&c| column_score(ilp, c) + total - b >= threshold)
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
 /// The local score of a column's family.
 fn column_score(ilp: &FamilyIlp<'_>, column: usize) -> f64 {
     let (v, k) = ilp.family(column);
@@ -178,6 +264,38 @@ mod tests {
             above.len(),
             2,
             "the threshold drops the network scoring −200.5"
+        );
+    }
+
+    /// Nodes that tie the graph together go first, discounted by their alternatives;
+    /// links and alternatives only through candidates that cannot reach the threshold
+    /// do not count, and ties keep their order.
+    #[test]
+    fn connected_nodes_with_few_alternatives_are_settled_first() {
+        let table = table_from(
+            4,
+            &[
+                vec![(0b0010, -1), (0b0100, -1), (0b0110, -1), (0b1000, -1000)],
+                vec![(0b0001, -1)],
+                vec![(0b0001, -1)],
+                vec![(0b0100, -1000)],
+            ],
+        );
+        let ilp = FamilyIlp::new(&table);
+        let empty: Vec<usize> = (0..4).map(|v| ilp.columns_of(v).start).collect();
+        let region: Vec<Vec<usize>> = (0..4).map(|v| ilp.columns_of(v).collect()).collect();
+        let free = [empty[3], empty[2], empty[1], empty[0]];
+        // 0 ← 3 and 3 ← 2 (−500 each) miss −500 by 101: node 0 has 2 neighbours and 4
+        // usable columns (key 2 / ln 5), nodes 1 and 2 one and 2 (1 / ln 3), node 3 none.
+        assert_eq!(
+            settling_order(&ilp, &region, &free, -500.0),
+            [empty[0], empty[2], empty[1], empty[3]]
+        );
+        // With them node 0 has 3 neighbours but 5 columns (3 / ln 6), below nodes 3 and
+        // 2 with 2 neighbours and 2 columns (2 / ln 3); node 1 keeps 1 / ln 3.
+        assert_eq!(
+            settling_order(&ilp, &region, &free, f64::NEG_INFINITY),
+            [empty[3], empty[2], empty[0], empty[1]]
         );
     }
 }
