@@ -278,11 +278,14 @@ fn by_ilp(
 ) -> Result<EngineRun, CollectError> {
     let backend = configured(backend, backend_params)?;
     let solver = family_solver(backend.as_ref());
-    let ilp = FamilyIlp::new(table);
     let mut options = options.clone();
     options.limits.stop = opts.stop.clone();
     options.limits.time_limit = opts.remaining(start.elapsed()).map(|t| t.as_secs_f64());
-    let optimum = solver.solve(&ilp, &options, &|_| {})?;
+    // Some optimal DAG avoids the dominated candidates, so OPT comes from the smaller
+    // table; the networks within ε may use them, so the collection takes the whole.
+    let (undominated, _) = table.without_dominated();
+    let optimum = solver.solve(&FamilyIlp::new(&undominated), &options, &|_| {})?;
+    let ilp = FamilyIlp::new(table);
     let opt = match (optimum.status, optimum.score) {
         (Status::Optimal, Some(score)) => score,
         (Status::Infeasible, _) => return Err(CollectError::NoDag),

@@ -86,10 +86,11 @@ pub(super) fn dags_of_region(
 ///   large, so such nodes go later.
 ///
 /// The key is a node's neighbours over the logarithm of one plus its alternatives,
-/// largest first (ties keep the order of `free`). Neighbours are the open nodes it
-/// shares a candidate arc with, either way; both counts are over the candidates that
-/// can reach `threshold` with every other node at its best (the rule of
-/// [`choices_within`]).
+/// times neighbours over alternatives where the alternatives are more (a hub whose
+/// alternatives outnumber its links holds more DAGs than it ties the graph), largest
+/// first (ties keep the order of `free`). Neighbours are the open nodes it shares a
+/// candidate arc with, either way; both counts are over the candidates that can reach
+/// `threshold` with every other node at its best (the rule of [`choices_within`]).
 pub(super) fn settling_order(
     ilp: &FamilyIlp<'_>,
     region: &[Vec<usize>],
@@ -118,7 +119,8 @@ pub(super) fn settling_order(
     }
     let key = |c: usize| {
         let v = ilp.family(c).0;
-        neighbours[v] as f64 / (1.0 + usable[v].len() as f64).ln()
+        let (links, alternatives) = (neighbours[v] as f64, usable[v].len() as f64);
+        links / (1.0 + alternatives).ln() * (links / alternatives).min(1.0)
     };
     order.sort_by(|&a, &b| key(b).total_cmp(&key(a)));
     order
@@ -286,13 +288,14 @@ mod tests {
         let region: Vec<Vec<usize>> = (0..4).map(|v| ilp.columns_of(v).collect()).collect();
         let free = [empty[3], empty[2], empty[1], empty[0]];
         // 0 ← 3 and 3 ← 2 (−500 each) miss −500 by 101: node 0 has 2 neighbours and 4
-        // usable columns (key 2 / ln 5), nodes 1 and 2 one and 2 (1 / ln 3), node 3 none.
+        // usable columns (key 2 / ln 5 · 2/4), nodes 1 and 2 one and 2 (1 / ln 3 · 1/2),
+        // node 3 none.
         assert_eq!(
             settling_order(&ilp, &region, &free, -500.0),
             [empty[0], empty[2], empty[1], empty[3]]
         );
-        // With them node 0 has 3 neighbours but 5 columns (3 / ln 6), below nodes 3 and
-        // 2 with 2 neighbours and 2 columns (2 / ln 3); node 1 keeps 1 / ln 3.
+        // With them node 0 has 3 neighbours but 5 columns (3 / ln 6 · 3/5), below nodes
+        // 3 and 2 with 2 neighbours and 2 columns (2 / ln 3); node 1 keeps 1 / ln 3 · 1/2.
         assert_eq!(
             settling_order(&ilp, &region, &free, f64::NEG_INFINITY),
             [empty[3], empty[2], empty[0], empty[1]]
