@@ -370,8 +370,8 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 
 /// SCIP parameters of a collection: depth-first node selection. Under the fixed
 /// objective limit the order of the nodes hardly changes which ones are processed, and
-/// depth first each child starts from its parent's LP basis (sponge, BF 3: 9.1 s of
-/// collection against 5.3; README, "Benchmark notes behind design choices").
+/// depth first each child starts from its parent's LP basis. (Figures: README,
+/// "Benchmark notes behind design choices".)
 const COLLECTION_PARAMS: &[(&str, &str)] = &[("nodeselection/dfs/stdpriority", "536870911")];
 
 /// SCIP parameters of the optimising solves of tables that are not large: SCIP's

@@ -127,7 +127,7 @@ pub(super) fn settling_order(
 }
 
 /// Per node, the region's columns that can reach `threshold` with every other node at
-/// its best; `None` when no column of some node can.
+/// its best; `None` when every node at its best misses it.
 fn usable_columns(
     ilp: &FamilyIlp<'_>,
     region: &[Vec<usize>],
@@ -287,9 +287,9 @@ mod tests {
         let empty: Vec<usize> = (0..4).map(|v| ilp.columns_of(v).start).collect();
         let region: Vec<Vec<usize>> = (0..4).map(|v| ilp.columns_of(v).collect()).collect();
         let free = [empty[3], empty[2], empty[1], empty[0]];
-        // 0 ← 3 and 3 ← 2 (−500 each) miss −500 by 101: node 0 has 2 neighbours and 4
-        // usable columns (key 2 / ln 5 · 2/4), nodes 1 and 2 one and 2 (1 / ln 3 · 1/2),
-        // node 3 none.
+        // 0 ← 3 and 3 ← 2 (−500 each) miss −500 by 101 and 1.5: node 0 has 2
+        // neighbours and 4 usable columns (key 2 / ln 5 · 2/4), nodes 1 and 2 one and 2
+        // (1 / ln 3 · 1/2), node 3 none.
         assert_eq!(
             settling_order(&ilp, &region, &free, -500.0),
             [empty[0], empty[2], empty[1], empty[3]]
