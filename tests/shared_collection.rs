@@ -150,9 +150,11 @@ fn network_set(name: &str, bf: u32, extra: &[&str]) -> Vec<String> {
 /// and CBC collect the enumeration's networks.
 #[test]
 fn every_ilp_engine_collects_the_enumeration_set_on_small_cells() {
+    let all = &["scip", "highs", "cbc"][..];
     for (name, bf, backends) in [
-        ("voting", 3, &["scip", "highs", "cbc"][..]),
-        ("tic-tac-toe", 3, &["scip", "highs"][..]),
+        ("voting", 3, all),
+        ("tic-tac-toe", 3, all),
+        ("wine", 20, all),
     ] {
         let expected = network_set(name, bf, &["--method", "dp"]);
         assert!(expected.len() > 20, "{name}: {}", expected.len());

@@ -309,6 +309,15 @@ impl MilpModel {
         Ok(())
     }
 
+    /// Changes the bounds of a variable to `[lower, upper]`.
+    pub fn set_bounds(&mut self, var: VarId, lower: f64, upper: f64) -> Result<(), MilpError> {
+        let v = &mut self.variables[var.0];
+        check_range(&v.name, lower, upper)?;
+        v.lower = lower;
+        v.upper = upper;
+        Ok(())
+    }
+
     /// Adds the ranged row `lower <= Σ c·x <= upper`. Coefficients are sorted by
     /// variable; zero coefficients are dropped; a variable listed twice is an error.
     pub fn add_row(
@@ -602,5 +611,20 @@ mod tests {
         m.set_objective(b, -4.0).unwrap();
         assert_eq!(m.objective_value(&[1.0, 1.0]), -3.0);
         assert!(m.is_bounded());
+    }
+
+    #[test]
+    fn bounds_change_only_to_a_valid_range() {
+        let mut m = MilpModel::new(Sense::Maximize);
+        let a = m.add_binary("a", 1.0).unwrap();
+        m.set_bounds(a, 1.0, 1.0).unwrap();
+        assert_eq!((m.variable(a).lower, m.variable(a).upper), (1.0, 1.0));
+        assert!(matches!(
+            m.set_bounds(a, 1.0, 0.0),
+            Err(MilpError::BadBounds { .. })
+        ));
+        m.set_bounds(a, 0.0, f64::INFINITY).unwrap();
+        assert!(!m.is_bounded());
+        assert_eq!(m.variable(a).lower, 0.0);
     }
 }

@@ -1,7 +1,6 @@
 //! Every acyclic choice of candidates given directly as masks, for a few nodes: the
-//! enumeration of a region of SCIP's collecting branch and cut (module
-//! `ilp::scip_bc::small_region`, hence compiled with the `scip` feature), whose nodes'
-//! parents are masks over the region's open nodes, several candidates of a node
+//! enumeration of a region of a collection's search (module `ilp::small_region`), whose
+//! nodes' parents are masks over the region's open nodes, several candidates of a node
 //! possibly with the same mask.
 //!
 //! As for a score table (module doc of [`super`]): candidates that miss the floor with

@@ -17,7 +17,6 @@ mod choices;
 mod cluster_bound;
 mod combine;
 mod completion;
-#[cfg(feature = "scip")]
 mod given;
 mod parts;
 mod search;
@@ -26,7 +25,6 @@ use crate::heuristics::{asobs_search, AsobsOptions, Budget, LocalSearch};
 use crate::stop::StopToken;
 use bnsl_formulations::{Dag, ScoreTable};
 use completion::Completion;
-#[cfg(feature = "scip")]
 pub(crate) use given::choices_within;
 pub use parts::PartTooLarge;
 use parts::{slack, split, Part};

@@ -78,8 +78,12 @@ impl Found {
     }
 
     /// Records the graph of `columns` (one chosen column per node) if it is acyclic,
-    /// new, and scores at least the threshold (recomputed from the table).
+    /// new, and scores at least the threshold (recomputed from the table), unless the
+    /// network limit is reached.
     pub(crate) fn offer(&mut self, ilp: &FamilyIlp<'_>, columns: &[usize]) -> Offered {
+        if self.is_full() {
+            return Offered::Passed;
+        }
         let key: Box<[u32]> = columns
             .iter()
             .map(|&c| u32::try_from(c).expect("column indices fit in 32 bits"))
@@ -99,7 +103,6 @@ impl Found {
     }
 
     /// The least score a DAG must reach to be recorded.
-    #[cfg(feature = "scip")]
     pub(crate) fn threshold(&self) -> f64 {
         self.threshold
     }
@@ -169,6 +172,14 @@ mod tests {
         let other_arc = [column(0, false), column(1, true)];
         assert_eq!(found.offer(&ilp, &other_arc), Offered::Recorded);
         assert!(found.is_full());
+        let no_arc_at_all = [column(0, false), column(1, false)];
+        let threshold_met = Found::new(&CollectSettings {
+            threshold: -1000.0,
+            ..CollectSettings::default()
+        })
+        .offer(&ilp, &no_arc_at_all);
+        assert_eq!(threshold_met, Offered::Recorded, "a DAG above −1000");
+        assert_eq!(found.offer(&ilp, &no_arc_at_all), Offered::Passed, "full");
         let done = found.finish(EnumerationEnd::Complete);
         assert_eq!(done.end, EnumerationEnd::NetworkLimit);
         assert_eq!(done.networks.len(), 2);

@@ -15,15 +15,25 @@ use proptest::strategy::ValueTree;
 use std::cell::Cell;
 
 /// The engines of every compiled back-end: its own (SCIP's branch and cut, else the cut
-/// loop) and, where that differs, the cut loop; with SCIP, also its tree with no region
-/// collected by enumeration and with regions whose parts have at most two nodes so
-/// collected (the default takes every region of these small tables).
+/// loop) and, where that differs, the cut loop; the cut loop with no region collected
+/// by enumeration and with regions whose parts have at most two nodes so collected (the
+/// default takes every region of these small tables but the first); with SCIP, its
+/// tree likewise.
 fn engines(backend: &dyn crate::milp::MilpBackend) -> Vec<(String, Box<dyn FamilyIlpSolver + '_>)> {
     let mut all = vec![(backend.name().to_string(), family_solver(backend))];
     if backend.branch_and_cut().is_some() {
         all.push((
             format!("{} cut loop", backend.name()),
             Box::new(CutLoop::new(backend)),
+        ));
+    }
+    for region_part in [0, 2] {
+        all.push((
+            format!(
+                "{} cut loop, regions in parts of ≤ {region_part} nodes enumerated",
+                backend.name()
+            ),
+            Box::new(CutLoop::new(backend).with_region_part(region_part)),
         ));
     }
     #[cfg(feature = "scip")]

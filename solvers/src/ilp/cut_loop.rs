@@ -25,11 +25,12 @@
 //! relaxation of the problem.
 
 use super::collect::{CollectProgress, CollectSettings};
-use super::collect_loop::collect_by_rounds;
+use super::collect_loop::{collect_by_rounds, CUT_LOOP_REGION_PART};
 use super::live::solve_reporting;
 use super::node_cuts::ClusterSeparator;
 use super::separation::{MilpSubIp, Pipeline};
 use super::sink::round_to_dag;
+use super::small_region::MAX_REGION_PART;
 use super::{
     gap_closed, must_stop, proven_bound, seconds_left, FamilyIlpSolver, IlpOptions, IlpOutcome,
     IlpProgress,
@@ -50,12 +51,24 @@ use std::time::Instant;
 /// The cut loop around one MILP back-end.
 pub struct CutLoop<'b> {
     backend: &'b dyn MilpBackend,
+    region_part: usize,
 }
 
 impl<'b> CutLoop<'b> {
     /// The engine on `backend`.
     pub fn new(backend: &'b dyn MilpBackend) -> Self {
-        CutLoop { backend }
+        CutLoop {
+            backend,
+            region_part: CUT_LOOP_REGION_PART,
+        }
+    }
+
+    /// The engine whose collection enumerates the regions that fall into strongly
+    /// connected parts of at most `region_part` nodes (0: none; at most 25) instead of
+    /// solving them (module `collect_loop`); the default is 20.
+    pub fn with_region_part(mut self, region_part: usize) -> Self {
+        self.region_part = region_part.min(MAX_REGION_PART);
+        self
     }
 }
 
@@ -98,7 +111,7 @@ impl FamilyIlpSolver for CutLoop<'_> {
         settings: &CollectSettings,
         progress: &dyn Fn(&CollectProgress),
     ) -> Result<Enumeration, SolverError> {
-        collect_by_rounds(self.backend, ilp, settings, progress)
+        collect_by_rounds(self.backend, ilp, settings, self.region_part, progress)
     }
 }
 

@@ -31,6 +31,7 @@ pub mod ordering;
 pub mod scip_bc;
 mod separation;
 mod sink;
+mod small_region;
 mod static_program;
 
 #[cfg(all(test, feature = "highs"))]

@@ -11,7 +11,7 @@
 //!   at the node, child i fixes c₁ … c_{i−1} to 1 and c_i to 0. The children cover the
 //!   node's DAGs except G, and no DAG twice, so no no-good row is stored and a DAG is
 //!   never reached again at another node. When k = 0 the node holds G alone and is cut
-//!   off. The c_i are ordered by `small_region::settling_order`, and a child whose
+//!   off. The c_i are ordered by `ilp::small_region::settling_order`, and a child whose
 //!   region is small is collected by enumeration there instead of being created.
 //!
 //! Cluster separation and the acyclicity handler run as in the optimising solve.
@@ -19,8 +19,8 @@
 
 use super::engine::{check, ScipCallFailed, Shared};
 use super::handler::{self, code, Handler};
-use super::small_region::{dags_of_region, settling_order};
 use crate::ilp::collect::{CollectProgress, Found, Offered};
+use crate::ilp::small_region::{child_region, dags_of_region, settling_order};
 use bnsl_formulations::FamilyIlp;
 use russcip::ffi;
 use std::cell::RefCell;
@@ -79,7 +79,7 @@ impl Collector {
 
     /// Excludes the DAG of `columns` from the node by branching (see the module doc);
     /// the enforcement result. A child whose region is small is collected by
-    /// enumeration (module `small_region`) instead of being created.
+    /// enumeration (module `ilp::small_region`) instead of being created.
     fn exclude(
         &mut self,
         scip: *mut ffi::SCIP,
@@ -188,22 +188,6 @@ fn allowed_at_node(ilp: &FamilyIlp<'_>, vars: &[*mut ffi::SCIP_VAR]) -> Vec<Vec<
             }
         })
         .collect()
-}
-
-/// The region of the child that fixes the columns `kept` to 1 and `column` to 0 in the
-/// node's region `region`.
-fn child_region(
-    ilp: &FamilyIlp<'_>,
-    region: &[Vec<usize>],
-    kept: &[usize],
-    column: usize,
-) -> Vec<Vec<usize>> {
-    let mut child = region.to_vec();
-    for &c in kept {
-        child[ilp.family(c).0] = vec![c];
-    }
-    child[ilp.family(column).0].retain(|&c| c != column);
-    child
 }
 
 /// Includes the handler into `scip`, owning a handle on `collector`.

@@ -29,7 +29,6 @@ mod plugins;
 mod propagator;
 mod root_stall;
 mod separator;
-mod small_region;
 mod sub_scip;
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found};
@@ -153,7 +152,7 @@ pub struct ScipBcSettings {
     pub k_cluster_max: usize,
     /// In a collection, a child of the branching that excludes a DAG is collected by
     /// enumeration instead of being created when the candidates its nodes keep fall
-    /// into strongly connected parts of at most this many nodes (`small_region`); 0:
+    /// into strongly connected parts of at most this many nodes (`ilp::small_region`); 0:
     /// never. Measured in README, "Benchmark notes behind design choices".
     pub region_part: usize,
     /// SCIP parameters set verbatim after the engine's own (`name`, `value`), e.g.
@@ -177,7 +176,7 @@ impl Default for ScipBcSettings {
             scip_cuts: None,
             scip_heuristics: None,
             k_cluster_max: 0,
-            region_part: small_region::DEFAULT_REGION_PART,
+            region_part: super::small_region::DEFAULT_REGION_PART,
             four_b_cuts: None,
             arrow_branching: false,
             arrow_fixing: None,
@@ -270,7 +269,7 @@ impl ScipBcSettings {
                     settings.region_part = value
                         .parse()
                         .ok()
-                        .filter(|&k| k <= small_region::MAX_REGION_PART)
+                        .filter(|&k| k <= super::small_region::MAX_REGION_PART)
                         .ok_or_else(|| bad("int from 0 to 25"))?
                 }
                 "bnsl/scip_heuristics" => {

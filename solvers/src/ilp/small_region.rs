@@ -1,22 +1,26 @@
-//! The DAGs of a small region of a collection's tree, by enumeration instead of a
-//! subtree of LP solves.
+//! The DAGs of a small region of a collection's search, by enumeration instead of a
+//! subtree of LP or MIP solves.
 //!
-//! A node of the collecting branch and cut (module `collector`) holds the DAGs whose
-//! columns lie within its local bounds: per node of the network, the columns it still
-//! allows. When few nodes keep a choice, the others' families are settled, and the
+//! A region of a collection (a node of SCIP's collecting branch and cut,
+//! `scip_bc::collector`, or a subproblem of the cut loop's, `collect_loop`) holds the
+//! DAGs whose columns lie within its bounds: per node of the network, the columns it
+//! still allows. A DAG found in a region is excluded by splitting the region into
+//! children ([`settling_order`], [`child_region`]). When few nodes keep a choice, the others' families are settled, and the
 //! region's DAGs are the acyclic choices of the open nodes alone once each candidate's
 //! parents are replaced by the open nodes they reach through settled families (a cycle
 //! through settled nodes is a cycle between those open nodes). Those choices are listed
 //! by the enumeration of [`crate::enumerate`] (its candidates that cannot reach the
 //! threshold dropped, the rest in strongly connected parts, each part's completion
-//! values one per subset), faster than SCIP solves the node's LP when the parts are
-//! small ([`DEFAULT_REGION_PART`]).
+//! values one per subset), faster than an LP or MIP solve of the region when the parts
+//! are small.
 
 use crate::enumerate::{choices_within, MAX_VARIABLES};
 use bnsl_formulations::FamilyIlp;
 
-/// The default of [`ScipBcSettings::region_part`](super::ScipBcSettings::region_part):
-/// completion values over the subsets of such parts stay cheaper than an LP.
+/// The largest part of a region SCIP's collection enumerates by default (its
+/// `region_part`): completion values over the subsets of such parts stay cheaper than
+/// the LP of a node.
+#[cfg(feature = "scip")]
 pub(super) const DEFAULT_REGION_PART: usize = 12;
 
 /// The largest part the enumeration takes (its completion values, one per subset).
@@ -74,7 +78,7 @@ pub(super) fn dags_of_region(
 }
 
 /// The DAG's free columns `free` (one per node), in the order the no-good's children
-/// settle them (module `collector`).
+/// settle them ([`child_region`]).
 ///
 /// Child i settles the nodes of the first i columns and holds the DAGs that first
 /// differ from this one at the i-th. Two things make the children cheap:
@@ -159,6 +163,22 @@ fn usable_columns(
             })
             .collect(),
     )
+}
+
+/// The region of the child that fixes the columns `kept` to 1 and `column` to 0 in
+/// `region`.
+pub(super) fn child_region(
+    ilp: &FamilyIlp<'_>,
+    region: &[Vec<usize>],
+    kept: &[usize],
+    column: usize,
+) -> Vec<Vec<usize>> {
+    let mut child = region.to_vec();
+    for &c in kept {
+        child[ilp.family(c).0] = vec![c];
+    }
+    child[ilp.family(column).0].retain(|&c| c != column);
+    child
 }
 
 /// The local score of a column's family.
