@@ -17,7 +17,7 @@
 //!   when that bound is tight enough at the root;
 //! - the family ILP ([`FamilyIlpSolver::collect`](bnsl_solvers::ilp::FamilyIlpSolver::collect)): OPT by the exact solve, then SCIP's
 //!   branch and cut with the threshold as objective limit, or the cut loop of HiGHS and
-//!   CBC with no-good rows.
+//!   CBC over regions of its program; both enumerate the small regions.
 
 use crate::ilp::{engine_kind, Formulation};
 use bnsl_formulations::equivalence::{collider_class_key, cpdag, markov_class_key, Cpdag};
