@@ -7,9 +7,9 @@
 //! The program is the family ILP with the cluster cuts of the root's LP rounds, GOBNILP's
 //! set-packing rows, and the objective as a row: score ≥ [`search_limit`] of the
 //! threshold. A region is the program with some columns fixed (bounds) and some no-good
-//! rows; the search
-//! starts from the whole program and takes the regions depth first, each by MIP rounds
-//! stopped at the solver's first solution where the back-end can stop early:
+//! rows; the search starts from the whole program and takes the regions depth first,
+//! each by MIP rounds stopped at the solver's first solution where the back-end can stop
+//! early:
 //! - before its MIP solve, a region of a back-end without node cuts (HiGHS) gets LP
 //!   rounds of cluster separation, which may prove it empty;
 //! - an infeasible region holds no DAG above the limit and is done;
@@ -48,9 +48,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 /// The default of [`CutLoop::with_region_part`](super::cut_loop::CutLoop::with_region_part),
-/// above SCIP's: a region costs the cut loop a MIP solve (seconds on HiGHS and CBC for
-/// tables of 17 to 37 nodes), and completion values over the 2²⁰ subsets of a part of
-/// 20 nodes far less (README, "Collection").
+/// above SCIP's: a region the cut loop does not enumerate costs it a MIP solve, where
+/// it costs SCIP an LP, and the completion values over the 2²⁰ subsets of a part of 20
+/// nodes cost far less than a MIP solve (figures: README, "Collection").
 pub(super) const CUT_LOOP_REGION_PART: usize = 20;
 
 /// Collects as the module doc says; regions whose strongly connected parts have at most
@@ -272,8 +272,8 @@ impl Rounds<'_, '_> {
     /// Cutting-plane rounds on the LP relaxation of `region` (the root's rounds,
     /// `cut_loop`): the clusters `pipeline` finds violated join the program, until none
     /// is; whether the LP is infeasible, which leaves no DAG above the limit in the region.
-    /// A cheap proof where a MIP solve of the region, its cuts missing, would branch; for
-    /// back-ends without node cuts (HiGHS), as CBC separates at its nodes.
+    /// A cheap proof where a MIP solve without those cuts would branch; for back-ends
+    /// without node cuts (HiGHS): CBC separates at its nodes.
     fn region_is_empty(
         &mut self,
         region: &Region,

@@ -5,14 +5,15 @@
 //! `scip_bc::collector`, or a subproblem of the cut loop's, `collect_loop`) holds the
 //! DAGs whose columns lie within its bounds: per node of the network, the columns it
 //! still allows. A DAG found in a region is excluded by splitting the region into
-//! children ([`settling_order`], [`child_region`]). When few nodes keep a choice, the others' families are settled, and the
-//! region's DAGs are the acyclic choices of the open nodes alone once each candidate's
-//! parents are replaced by the open nodes they reach through settled families (a cycle
-//! through settled nodes is a cycle between those open nodes). Those choices are listed
-//! by the enumeration of [`crate::enumerate`] (its candidates that cannot reach the
-//! threshold dropped, the rest in strongly connected parts, each part's completion
-//! values one per subset), faster than an LP or MIP solve of the region when the parts
-//! are small.
+//! children ([`settling_order`], [`child_region`]).
+//!
+//! When few nodes keep a choice, the others' families are settled, and the region's
+//! DAGs are the acyclic choices of the open nodes alone once each candidate's parents
+//! are replaced by the open nodes they reach through settled families (a cycle through
+//! settled nodes is a cycle between those open nodes). Those choices are listed by the
+//! enumeration of [`crate::enumerate`] (its candidates that cannot reach the threshold
+//! dropped, the rest in strongly connected parts, each part's completion values one per
+//! subset), faster than an LP or MIP solve of the region when the parts are small.
 
 use crate::enumerate::{choices_within, MAX_VARIABLES};
 use bnsl_formulations::FamilyIlp;
