@@ -32,7 +32,7 @@
 //! empty: much slower than SCIP's single tree where the regions stay large (README).
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found, Offered};
-use super::cut_loop::{node_separator, root_cuts};
+use super::cut_loop::{node_separator, root_cuts, round_search};
 use super::node_cuts::ClusterSeparator;
 use super::separation::{MilpSubIp, Pipeline};
 use super::small_region::{child_region, dags_of_region, settling_order};
@@ -84,7 +84,7 @@ pub(super) fn collect_by_rounds(
     let exact = sub_ip.as_deref().map(MilpSubIp);
     let pipeline = Pipeline {
         options: &options.separation,
-        search: None,
+        search: round_search(ilp),
         exact: exact.as_ref().map(|e| e as _),
     };
     let mut search = Search {

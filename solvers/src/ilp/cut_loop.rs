@@ -6,8 +6,10 @@
 //!
 //! 1. LP rounds: solve the LP relaxation of the program with the cuts found so far,
 //!    round its solution into a DAG (the sink heuristic) for an incumbent, separate
-//!    cluster cuts (heuristics, then the exact sub-IP), add them, repeat until no cut
-//!    is violated.
+//!    cluster cuts (heuristics; on small tables the combinatorial search,
+//!    `round_search`; then the exact sub-IP), add them, repeat until no cut is
+//!    violated. On HiGHS the LP stays open between rounds (`RoundSession`): each
+//!    solve starts from the last basis, with the new cuts appended.
 //! 2. MIP rounds: solve the program as a MILP, warm-started from the best DAG when the
 //!    back-end can take a start, and stopped at its first improving solutions
 //!    (`SolutionBudget`; HiGHS, SCIP, and CBC with node cuts): the solver would
@@ -37,8 +39,8 @@ use super::{
 };
 use crate::enumerate::Enumeration;
 use crate::milp::{
-    sub_ip_backend, Limits, MilpBackend, MilpOutcome, MipWatch, NodeCuts, SolverError, Status,
-    Watched,
+    sub_ip_backend, Limits, LpRow, LpSession, LpSolution, MilpBackend, MilpOutcome, MipWatch,
+    NodeCuts, SolverError, Status, Watched,
 };
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
@@ -196,6 +198,27 @@ pub fn root_cuts(
     })
 }
 
+/// The combinatorial cluster search of the rounds' separation (its visit budget and
+/// the most clusters it keeps), run when the heuristics find nothing and before the
+/// exact sub-IP, on tables of at most [`SEARCH_NODES`] variables.
+///
+/// On such tables a candidate list is long beside the number of nodes (nltcs at BIC:
+/// 518 candidates a node), the LP of a round is dense and slow, and the sub-IP yields
+/// one cluster a round where the search yields several. On larger tables its clusters
+/// made more rows than they saved rounds (README, "Exact learning", the cut loop).
+pub(super) fn round_search(ilp: &FamilyIlp<'_>) -> Option<(usize, usize)> {
+    (ilp.n() <= SEARCH_NODES).then_some((SEARCH_BUDGET, SEARCH_CUTS))
+}
+
+/// The most variables of a table whose rounds run the cluster search.
+const SEARCH_NODES: usize = 25;
+
+/// The search's visit budget in a round.
+const SEARCH_BUDGET: usize = 20_000;
+
+/// The most clusters the search adds in a round (the most violated).
+const SEARCH_CUTS: usize = 5;
+
 /// Whether the next phase should run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
@@ -337,14 +360,15 @@ impl<'a, 't> Run<'a, 't> {
         let exact = sub_ip.map(MilpSubIp);
         let pipeline = Pipeline {
             options: &options.separation,
-            search: None,
+            search: round_search(self.ilp),
             exact: exact.as_ref().map(|e| e as _),
         };
+        let mut session = RoundSession::open(backend, &self.model, &self.limits())?;
         loop {
             if self.must_stop() || self.done() {
                 return Ok(Phase::Stop);
             }
-            let outcome = backend.solve(&self.model.relaxation(), &self.limits())?;
+            let outcome = self.solve_relaxation(backend, session.as_mut())?;
             self.account(&outcome);
             match (outcome.status, &outcome.values) {
                 (Status::Infeasible, _) => {
@@ -374,6 +398,31 @@ impl<'a, 't> Run<'a, 't> {
                 _ => return Ok(Phase::Continue),
             }
         }
+    }
+
+    /// The relaxation's LP solved in `session` when there is one and it reaches an
+    /// optimum, else afresh by `backend` (which tells an infeasible LP from a stopped
+    /// one).
+    fn solve_relaxation(
+        &self,
+        backend: &dyn MilpBackend,
+        session: Option<&mut RoundSession>,
+    ) -> Result<MilpOutcome, SolverError> {
+        let began = Instant::now();
+        if let Some(session) = session {
+            if let Some(solution) = session.solve(&self.model, self.remaining())? {
+                return Ok(MilpOutcome {
+                    status: Status::Optimal,
+                    objective: Some(solution.objective),
+                    bound: Some(solution.objective),
+                    values: Some(solution.values),
+                    nodes: Some(0),
+                    lp_iterations: Some(solution.iterations),
+                    time_s: began.elapsed().as_secs_f64(),
+                });
+            }
+        }
+        backend.solve(&self.model.relaxation(), &self.limits())
     }
 
     /// What has changed since: the incumbent's score and the number of cuts.
@@ -566,6 +615,59 @@ impl<'a, 't> Run<'a, 't> {
     }
 }
 
+/// The LP of the cut loop's rounds kept open in a back-end with
+/// [`LpDuals`](crate::milp::LpDuals) (HiGHS):
+/// each solve starts from the last one's basis, with the rows added to the program
+/// since appended, instead of solving the whole relaxation afresh.
+struct RoundSession {
+    lp: Box<dyn LpSession>,
+    /// How many of the program's rows the session has.
+    rows: usize,
+}
+
+impl RoundSession {
+    /// The session of `model`'s relaxation, if `backend` can keep one.
+    fn open(
+        backend: &dyn MilpBackend,
+        model: &MilpModel,
+        limits: &Limits,
+    ) -> Result<Option<Self>, SolverError> {
+        let Some(duals) = backend.lp_duals() else {
+            return Ok(None);
+        };
+        Ok(Some(RoundSession {
+            lp: duals.open_lp(model, limits)?,
+            rows: model.num_rows(),
+        }))
+    }
+
+    /// Solves the relaxation of `model` (the session's program with rows appended),
+    /// within `time_limit` seconds: `None` when no optimum was reached.
+    fn solve(
+        &mut self,
+        model: &MilpModel,
+        time_limit: Option<f64>,
+    ) -> Result<Option<LpSolution>, SolverError> {
+        let added: Vec<LpRow> = model.rows()[self.rows..]
+            .iter()
+            .map(|row| LpRow {
+                terms: row
+                    .coefficients
+                    .iter()
+                    .map(|&(c, a)| (c.index(), a))
+                    .collect(),
+                lower: row.lower,
+                upper: row.upper,
+            })
+            .collect();
+        if !added.is_empty() {
+            self.lp.add_rows(&added)?;
+            self.rows = model.num_rows();
+        }
+        self.lp.solve(time_limit)
+    }
+}
+
 /// What a running MIP round has found so far, beyond the run's own figures.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct RoundSoFar {
@@ -656,6 +758,37 @@ mod tests {
             root.add_cuts_to(&mut too_small).is_err(),
             "a column it lacks"
         );
+    }
+
+    /// The rounds' LP session solves the program with the rows added since it opened,
+    /// as a fresh solve of the whole relaxation does.
+    #[cfg(feature = "highs")]
+    #[test]
+    fn the_round_session_takes_the_rows_added_to_the_program() {
+        use crate::milp::highs::HighsBackend;
+        use crate::milp::MilpBackend;
+        let table = cyclic_table();
+        let ilp = FamilyIlp::new(&table);
+        let mut model = ilp.model();
+        let backend = HighsBackend::default();
+        let limits = Limits::default();
+        let mut session = super::RoundSession::open(&backend, &model, &limits)
+            .unwrap()
+            .expect("HiGHS keeps an LP open");
+        let cyclic = session.solve(&model, None).unwrap().unwrap();
+        assert!(
+            (cyclic.objective - -3.0).abs() < 1e-9,
+            "{}",
+            cyclic.objective
+        );
+        let everything = VarSet::from_members(3, 0..3);
+        ilp.cluster_cut(&everything)
+            .add_to(&mut model, "cluster_0".into())
+            .unwrap();
+        let cut = session.solve(&model, None).unwrap().unwrap();
+        let fresh = backend.solve(&model.relaxation(), &limits).unwrap();
+        assert!((cut.objective - -7.0).abs() < 1e-9, "{}", cut.objective);
+        assert!((fresh.objective.unwrap() - cut.objective).abs() < 1e-9);
     }
 
     /// A node-cut solver that separates one point, then takes its time.

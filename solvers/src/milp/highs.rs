@@ -313,6 +313,7 @@ impl HighsLp {
                     objective: solved.objective_value(),
                     values: solution.columns().to_vec(),
                     row_duals: solution.dual_rows().to_vec(),
+                    iterations: u64::try_from(solved.simplex_iteration_count()).unwrap_or(0),
                 })
             }
             HighsModelStatus::Infeasible | HighsModelStatus::UnboundedOrInfeasible => {

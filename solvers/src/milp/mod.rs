@@ -368,6 +368,8 @@ pub struct LpSolution {
     /// One dual value per row, in the solver's sign convention: its magnitude is the
     /// rate at which the objective changes with the row's active side.
     pub row_duals: Vec<f64>,
+    /// Simplex iterations of the solve.
+    pub iterations: u64,
 }
 
 /// Capability: keep the LP relaxation of a model open for a sequence of solves that
