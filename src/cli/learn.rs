@@ -870,10 +870,10 @@ fn write_certificate_of(
 /// Runs `bnsl learn`: exit code 0, or [`INTERRUPTED`] when Ctrl+C stopped it before it
 /// proved its answer.
 pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if args.ilp.solver_log {
-        super::native_stdout::send_native_logs_to_stderr()
-            .context("could not send the solver log to standard error")?;
-    }
+    // Always: even with their logs off, the native libraries print a few lines of their
+    // own (Clp's "N slacks added" in CBC's rounds).
+    super::native_stdout::send_native_logs_to_stderr()
+        .context("could not send the native libraries' output to standard error")?;
     if args.collect.collect {
         return super::collect::run(args);
     }

@@ -93,7 +93,7 @@ pub(crate) fn parse_width(text: &str) -> Result<usize, String> {
 /// Writes to standard output, returning the write's error (a closed pipe, a full disk)
 /// where `print!` would panic; the caller passes it on, and `main` ends quietly on a
 /// closed pipe and with an error otherwise.
-/// With `--solver-log`, standard output is the copy kept by module `native_stdout`.
+/// In `bnsl learn`, standard output is the copy kept by module `native_stdout`.
 pub(crate) fn out(text: std::fmt::Arguments<'_>) -> std::io::Result<()> {
     native_stdout::write_results(text)
 }

@@ -1,9 +1,9 @@
-//! Keeping standard output for bnsl's own results while a native back-end prints its
-//! log (`--solver-log`).
+//! Keeping standard output for bnsl's own results while a native back-end prints.
 //!
-//! SCIP, HiGHS and CBC write their logs to the process's standard output (file
-//! descriptor 1), where `bnsl learn --json` writes its result. With the log on, file
-//! descriptor 1 is pointed at standard error for the rest of the run, so whatever the
+//! SCIP, HiGHS and CBC write their logs (`--solver-log`) to the process's standard
+//! output (file descriptor 1), where `bnsl learn --json` writes its result, and a few
+//! lines even with their logs off (Clp's "N slacks added" in CBC's rounds). `bnsl learn`
+//! points file descriptor 1 at standard error for the rest of the run, so whatever the
 //! libraries print goes there, and bnsl's own output ([`super::out`]) goes to a copy of
 //! the original standard output.
 

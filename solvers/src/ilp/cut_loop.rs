@@ -205,7 +205,8 @@ pub fn root_cuts(
 /// On such tables a candidate list is long beside the number of nodes (nltcs at BIC:
 /// 518 candidates a node), the LP of a round is dense and slow, and the sub-IP yields
 /// one cluster a round where the search yields several. On larger tables its clusters
-/// made more rows than they saved rounds (README, "Exact learning", the cut loop).
+/// made more rows than they saved rounds (README, "Exact ILP (family variables)",
+/// the cut loop).
 pub(super) fn round_search(ilp: &FamilyIlp<'_>) -> Option<(usize, usize)> {
     (ilp.n() <= SEARCH_NODES).then_some((SEARCH_BUDGET, SEARCH_CUTS))
 }

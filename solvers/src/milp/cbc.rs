@@ -532,6 +532,12 @@ impl Cbc {
         unsafe { ffi::Cbc_setLogLevel(self.0, level) };
         self.set("log", &level.to_string())?;
         self.set("ratioGap", &limits.gap.unwrap_or(0.0).to_string())?;
+        if limits.gap.is_none() {
+            // CBC's default cutoff increment, 1e-5, prunes every node that cannot beat
+            // the incumbent by that much, and so can end "optimal" on a network 1e-6
+            // worse than the best: score files resolve scores to 1e-6.
+            self.set("increment", "1e-7")?;
+        }
         if let Some(seconds) = limits.time_limit {
             self.set("timeMode", "elapsed")?;
             self.set("seconds", &seconds.to_string())?;
