@@ -373,7 +373,8 @@ pub struct LpSolution {
 }
 
 /// Capability: keep the LP relaxation of a model open for a sequence of solves that
-/// report row duals (for certificates of optimality, [`crate::ilp::certification`]).
+/// report row duals (for certificates of optimality, [`crate::ilp::certification`], and
+/// the LP rounds of the cut loop, [`crate::ilp::cut_loop`]).
 pub trait LpDuals {
     /// Opens the LP relaxation of `model`; the session's solves honour `limits` (its
     /// time limit per solve, its stop token).
