@@ -28,7 +28,7 @@ use bnsl_solvers::enumerate::{
 pub use bnsl_solvers::enumerate::{PartTooLarge, MAX_VARIABLES};
 pub use bnsl_solvers::ilp::collect::CollectProgress;
 use bnsl_solvers::ilp::collect::CollectSettings;
-use bnsl_solvers::ilp::{family_solver, IlpOptions};
+use bnsl_solvers::ilp::{family_solver, IlpOptions, IlpProgress};
 use bnsl_solvers::milp::{configured, BackendChoiceError, BackendParam, SolverError, Status};
 use bnsl_solvers::StopToken;
 use std::collections::{HashMap, HashSet};
@@ -96,6 +96,15 @@ impl CollectOptions {
     fn remaining(&self, elapsed: Duration) -> Option<Duration> {
         self.time_limit.map(|t| t.saturating_sub(elapsed))
     }
+}
+
+/// What a running collection reports to its progress callback.
+#[derive(Clone, Copy, Debug)]
+pub enum CollectEvent<'a> {
+    /// The ILP engines' solve for OPT, before the collecting search.
+    Optimum(&'a IlpProgress),
+    /// The ILP engines' collecting search: a network was collected.
+    Network(&'a CollectProgress),
 }
 
 /// One collected network.
@@ -175,11 +184,11 @@ pub enum CollectError {
 }
 
 /// Collects every network of `table` within ε of the optimum (see the module doc).
-/// `progress` sees each network the ILP engines collect.
+/// `progress` sees the ILP engines' solve for OPT and each network they collect.
 pub fn collect(
     table: &ScoreTable,
     opts: &CollectOptions,
-    progress: &dyn Fn(&CollectProgress),
+    progress: &dyn Fn(CollectEvent<'_>),
 ) -> Result<Collected, CollectError> {
     if !(opts.epsilon.is_finite() && opts.epsilon >= 0.0) {
         return Err(CollectError::Epsilon(opts.epsilon));
@@ -274,7 +283,7 @@ fn by_ilp(
     backend_params: &[BackendParam],
     options: &IlpOptions,
     start: Instant,
-    progress: &dyn Fn(&CollectProgress),
+    progress: &dyn Fn(CollectEvent<'_>),
 ) -> Result<EngineRun, CollectError> {
     let backend = configured(backend, backend_params)?;
     let solver = family_solver(backend.as_ref());
@@ -284,7 +293,9 @@ fn by_ilp(
     // Some optimal DAG avoids the dominated candidates, so OPT comes from the smaller
     // table; the networks within ε may use them, so the collection takes the whole.
     let (undominated, _) = table.without_dominated();
-    let optimum = solver.solve(&FamilyIlp::new(&undominated), &options, &|_| {})?;
+    let optimum = solver.solve(&FamilyIlp::new(&undominated), &options, &|p| {
+        progress(CollectEvent::Optimum(p))
+    })?;
     let ilp = FamilyIlp::new(table);
     let opt = match (optimum.status, optimum.score) {
         (Status::Optimal, Some(score)) => score,
@@ -298,8 +309,9 @@ fn by_ilp(
         max_networks: Some(opts.max_networks),
         ilp: options,
         clusters: optimum.clusters,
+        start: optimum.dag,
     };
-    let found = solver.collect(&ilp, &settings, progress)?;
+    let found = solver.collect(&ilp, &settings, &|p| progress(CollectEvent::Network(p)))?;
     let kind = engine_kind(backend.as_ref(), Formulation::Family);
     Ok((kind, Some(backend.name()), opt, time_to_opt_s, found))
 }

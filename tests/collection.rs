@@ -280,3 +280,27 @@ fn every_ilp_engine_collects_the_same_networks() {
     let (by_highs, _) = network_set(&insurance, "3", &["--backend", "highs"]);
     assert_eq!(by_highs, by_scip);
 }
+
+/// With `--log-progress`, an ILP collection logs its solve for OPT and the networks it
+/// collects on stderr, and standard output keeps the JSON alone.
+#[test]
+fn an_ilp_collection_logs_its_progress() {
+    let child = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    let out = common::bnsl(&[
+        "learn",
+        &child,
+        "--collect",
+        "--bayes-factor",
+        "3",
+        "--backend",
+        "highs",
+        "--log-progress",
+        "--json",
+    ]);
+    assert!(out.status.success());
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert!(log.contains("] incumbent "), "{log}");
+    assert!(log.contains("] networks collected: 1\n"), "{log}");
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(summary["status"], "complete");
+}

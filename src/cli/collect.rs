@@ -5,8 +5,8 @@ use super::learn::{constraints, Args};
 use super::{out, INTERRUPTED};
 use anyhow::{bail, Context};
 use bnsl::collection::{
-    collect, CollectEngine, CollectOptions, CollectProgress, Collected, EdgeProbabilities,
-    COLLECT_TOLERANCE, DEFAULT_MAX_NETWORKS,
+    collect, CollectEngine, CollectOptions, Collected, EdgeProbabilities, COLLECT_TOLERANCE,
+    DEFAULT_MAX_NETWORKS,
 };
 use bnsl::dag_io::parents_map;
 use bnsl::ilp::Formulation;
@@ -115,11 +115,9 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         engine,
     };
     interrupt::catch_ctrl_c(&options.stop);
-    let bar = super::progress::counter("networks collected");
-    let collected = collect(&table, &options, &|p: &CollectProgress| {
-        bar.set_position(p.networks as u64)
-    });
-    bar.finish_and_clear();
+    let shown = super::progress::CollectionProgress::new(args.ilp.log_progress);
+    let collected = collect(&table, &options, &|event| shown.record(event));
+    shown.finish();
     let collected = collected?;
     let interrupted = options.stop.is_stopped();
     let edges = EdgeProbabilities::of(&collected);

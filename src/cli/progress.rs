@@ -3,6 +3,7 @@
 //! `--log-progress`, plain timestamped lines. [`TerminalObserver`] is the library's
 //! [`Observer`] drawn this way.
 
+use bnsl::collection::CollectEvent;
 use bnsl::maxsat::MaxSatScores;
 use bnsl::observe::{Observer, EXACT_SOLVE};
 use bnsl_solvers::heuristics::SearchProgress;
@@ -81,6 +82,61 @@ impl Observer for TerminalObserver {
                 bar.set_message(format!("order search, best {best:.3}, restarts"));
             }
         });
+    }
+}
+
+/// Progress of `bnsl learn --collect` on the ILP engines: the solve for OPT as an exact
+/// solve's line (log lines with `--log-progress`), then a counter of the networks
+/// collected; with `--log-progress`, also a line when the collecting search begins and
+/// one at most every [`IlpLog::QUIET_S`] seconds while it collects.
+pub(super) struct CollectionProgress {
+    observer: TerminalObserver,
+    /// With `--log-progress`: when the log began, and when it last wrote a count.
+    log: Option<(Instant, Mutex<Option<Instant>>)>,
+    /// Networks counted on the bar so far (`None` before the collecting search).
+    networks: Mutex<Option<u64>>,
+}
+
+impl CollectionProgress {
+    pub(super) fn new(log: bool) -> Self {
+        let observer = TerminalObserver::new(log);
+        observer.stage(EXACT_SOLVE, None);
+        CollectionProgress {
+            observer,
+            log: log.then(|| (Instant::now(), Mutex::new(None))),
+            networks: Mutex::new(None),
+        }
+    }
+
+    pub(super) fn record(&self, event: CollectEvent<'_>) {
+        match event {
+            CollectEvent::Optimum(p) => self.observer.ilp(p),
+            CollectEvent::Network(p) => self.count(p.networks as u64),
+        }
+    }
+
+    fn count(&self, networks: u64) {
+        let mut counted = self.networks.lock().unwrap_or_else(|p| p.into_inner());
+        let before = *counted.get_or_insert_with(|| {
+            self.observer.stage("networks collected", None);
+            0
+        });
+        self.observer.advance(networks.saturating_sub(before));
+        *counted = Some(networks);
+        if let Some((began, last)) = &self.log {
+            let now = Instant::now();
+            let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+            let quiet = Duration::from_secs(IlpLog::QUIET_S);
+            if last.is_none_or(|at| now.duration_since(at) >= quiet) {
+                let elapsed = now.duration_since(*began).as_secs_f64();
+                eprintln!("[{elapsed:>9.1} s] networks collected: {networks}");
+                *last = Some(now);
+            }
+        }
+    }
+
+    pub(super) fn finish(&self) {
+        self.observer.stage_done();
     }
 }
 

@@ -24,7 +24,7 @@ pub struct CollectSettings {
     pub max_networks: Option<usize>,
     /// The time limit (in the limits, covering the collection), the stop token,
     /// separation settings and engine switches of the search. Its gap, start DAG and
-    /// improving-solution limit do not apply.
+    /// improving-solution limit do not apply ([`CollectSettings::start`] does).
     pub ilp: IlpOptions,
     /// Clusters whose constraints the search starts with (the optimising solve's,
     /// [`IlpOutcome::clusters`](super::IlpOutcome::clusters)), so that its root need not
@@ -32,6 +32,12 @@ pub struct CollectSettings {
     /// of the table's nodes may be given. SCIP's tree starts from them; the cut loop of
     /// HiGHS and CBC separates its own.
     pub clusters: Vec<VarSet>,
+    /// A DAG of the table to begin with (the optimising solve's), so that the search
+    /// need not find a first one: the cut loop splits the whole program at it before
+    /// any MIP solve, which on tables of at most 20 variables leaves only regions it
+    /// enumerates. It is collected if it reaches the threshold. SCIP's tree does not
+    /// use it.
+    pub start: Option<Dag>,
 }
 
 /// A snapshot of a running collection, for progress lines.

@@ -6,10 +6,14 @@
 //!
 //! The program is the family ILP with the cluster cuts of the root's LP rounds, GOBNILP's
 //! set-packing rows, and the objective as a row: score ≥ [`search_limit`] of the
-//! threshold. A region is the program with some columns fixed (bounds) and some no-good
-//! rows; the search starts from the whole program and takes the regions depth first,
-//! each by MIP rounds stopped at the solver's first solution where the back-end can stop
-//! early:
+//! threshold, built when the first region needs a MIP solve: the root's LP rounds start
+//! from the clusters of the optimising solve ([`CollectSettings::clusters`]). A region
+//! is the program with some columns fixed (bounds) and some no-good rows; the search
+//! starts from the whole program, split at once at the start DAG when there is one
+//! ([`CollectSettings::start`], the optimum: then on tables of at most `region_part`
+//! variables every child is enumerated and no MIP is solved), and takes the regions depth
+//! first, each by MIP rounds stopped at the solver's first solution where the back-end
+//! can stop early:
 //! - before its MIP solve, a region of a back-end without node cuts (HiGHS) gets LP
 //!   rounds of cluster separation, which may prove it empty;
 //! - an infeasible region holds no DAG above the limit and is done;
@@ -32,7 +36,7 @@
 //! empty: much slower than SCIP's single tree where the regions stay large (README).
 
 use super::collect::{search_limit, CollectProgress, CollectSettings, Found, Offered};
-use super::cut_loop::{node_separator, root_cuts, round_search};
+use super::cut_loop::{node_separator, root_cuts_from, round_search};
 use super::node_cuts::ClusterSeparator;
 use super::separation::{MilpSubIp, Pipeline};
 use super::small_region::{child_region, dags_of_region, settling_order};
@@ -42,7 +46,7 @@ use crate::milp::{sub_ip_backend, Limits, MilpBackend, MilpOutcome, SolverError,
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::milp::VarId;
-use bnsl_formulations::{ClusterCut, FamilyIlp, MilpModel, VarSet};
+use bnsl_formulations::{ClusterCut, Dag, FamilyIlp, MilpModel, VarSet};
 use rustc_hash::FxHashSet;
 use std::sync::Arc;
 use std::time::Instant;
@@ -65,19 +69,22 @@ pub(super) fn collect_by_rounds(
     let options = &settings.ilp;
     options.limits.validate()?;
     let began = Instant::now();
-    let mut model = root_cuts(backend, ilp, options)?.model;
-    add_set_packing_rows(ilp, &mut model);
-    add_objective_row(ilp, &mut model, search_limit(settings.threshold));
-    let mut rounds = Rounds {
-        backend,
+    let mut search = Search {
         ilp,
-        separator: node_separator(backend, ilp, options),
-        model,
-        clusters: FxHashSet::default(),
-        began,
-        options,
-        solves: 0,
+        found: Found::new(settings),
+        region_part,
+        pending: vec![Region::whole(ilp)],
+        progress,
     };
+    if let Some(columns) = settings.start.as_ref().and_then(|dag| columns_of(ilp, dag)) {
+        let whole = search
+            .pending
+            .pop()
+            .expect("the search starts with one region");
+        search.record(&columns, 0);
+        search.split(&whole, &columns, 0);
+    }
+    let mut rounds: Option<Rounds> = None;
     let sub_ip = (!options.heuristic_separation_only)
         .then(sub_ip_backend)
         .flatten();
@@ -86,13 +93,6 @@ pub(super) fn collect_by_rounds(
         options: &options.separation,
         search: round_search(ilp),
         exact: exact.as_ref().map(|e| e as _),
-    };
-    let mut search = Search {
-        ilp,
-        found: Found::new(settings),
-        region_part,
-        pending: vec![Region::whole(ilp)],
-        progress,
     };
     let end = loop {
         if search.found.is_full() {
@@ -103,6 +103,10 @@ pub(super) fn collect_by_rounds(
         }
         let Some(region) = search.pending.pop() else {
             break EnumerationEnd::Complete;
+        };
+        let rounds = match &mut rounds {
+            Some(rounds) => rounds,
+            None => rounds.insert(Rounds::new(backend, ilp, settings, began)?),
         };
         if rounds.separator.is_none() && rounds.region_is_empty(&region, &pipeline)? {
             continue;
@@ -133,6 +137,11 @@ pub(super) fn collect_by_rounds(
         }
     };
     Ok(search.found.finish(end))
+}
+
+/// The family columns of `dag`, if each of its parent sets is a candidate of the table.
+fn columns_of(ilp: &FamilyIlp<'_>, dag: &Dag) -> Option<Vec<usize>> {
+    ilp.values_of(dag).map(|values| ilp.chosen_columns(&values))
 }
 
 /// A region of the search: per node of the network, the columns it allows (one when
@@ -242,7 +251,31 @@ struct Rounds<'a, 't> {
     solves: u64,
 }
 
-impl Rounds<'_, '_> {
+impl<'a, 't> Rounds<'a, 't> {
+    /// The rounds on the program of the module doc: the root's LP rounds, started from
+    /// `settings`' clusters, then the set-packing and objective rows.
+    fn new(
+        backend: &'a dyn MilpBackend,
+        ilp: &'a FamilyIlp<'t>,
+        settings: &'a CollectSettings,
+        began: Instant,
+    ) -> Result<Self, SolverError> {
+        let options = &settings.ilp;
+        let mut model = root_cuts_from(backend, ilp, options, &settings.clusters)?.model;
+        add_set_packing_rows(ilp, &mut model);
+        add_objective_row(ilp, &mut model, search_limit(settings.threshold));
+        Ok(Rounds {
+            backend,
+            ilp,
+            separator: node_separator(backend, ilp, options),
+            model,
+            clusters: FxHashSet::default(),
+            began,
+            options,
+            solves: 0,
+        })
+    }
+
     /// One MIP solve of `region`, stopped at its first solution where the back-end can
     /// stop early (HiGHS; CBC with cluster separation at its nodes, which then joins the
     /// program).

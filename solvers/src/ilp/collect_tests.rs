@@ -80,6 +80,7 @@ fn collect_all(
     threshold: f64,
     max_networks: Option<usize>,
     stop: StopToken,
+    start: Option<Dag>,
 ) -> (Enumeration, usize) {
     let settings = CollectSettings {
         threshold,
@@ -92,6 +93,7 @@ fn collect_all(
             ..IlpOptions::default()
         },
         clusters: Vec::new(),
+        start,
     };
     let reported = Cell::new(0);
     let progress = |p: &CollectProgress| {
@@ -117,17 +119,34 @@ fn close_table_strategy() -> impl Strategy<Value = ScoreTable> {
     })
 }
 
+/// The DAG a collection is given to begin with.
+#[derive(Clone, Copy, Debug)]
+enum Start {
+    None,
+    Optimal,
+    Empty,
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(24))]
+    #![proptest_config(ProptestConfig::with_cases(36))]
 
     /// Within ε of the optimum (ε = 0 included: exactly the optimal DAGs), every engine
-    /// collects the enumeration's DAGs, each once, with its scores.
+    /// collects the enumeration's DAGs, each once, with its scores; given no start DAG,
+    /// an optimal one, or the empty DAG (often below the threshold, which must then not
+    /// be collected).
     #[test]
     fn every_engine_collects_the_oracle_set(
         table in close_table_strategy(),
         epsilon in prop::sample::select(vec![0.0, 2.0, 6.0, 20.0]),
+        start in prop::sample::select(vec![Start::None, Start::Optimal, Start::Empty]),
     ) {
-        let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+        let solution = solve_dp(&table, &DpOptions::default()).unwrap();
+        let optimum = solution.score;
+        let start = match start {
+            Start::None => None,
+            Start::Optimal => Some(solution.dag),
+            Start::Empty => Some(Dag::empty(table.n())),
+        };
         let threshold = optimum - epsilon;
         let oracle = networks_within(&table, threshold, &EnumerationLimits::default()).unwrap();
         prop_assert_eq!(oracle.end, EnumerationEnd::Complete);
@@ -138,7 +157,7 @@ proptest! {
         for backend in backends() {
             for (name, engine) in engines(backend.as_ref()) {
                 let (found, reported) =
-                    collect_all(engine.as_ref(), &table, threshold, None, StopToken::new());
+                    collect_all(engine.as_ref(), &table, threshold, None, StopToken::new(), start.clone());
                 prop_assert_eq!(found.end, EnumerationEnd::Complete, "{}", name);
                 prop_assert_eq!(reported, found.networks.len(), "{}", name);
                 prop_assert_eq!(&sorted(&found), &expected, "{}", name);
@@ -172,6 +191,7 @@ fn limits_end_a_collection_with_what_it_found() {
                 threshold,
                 Some(3),
                 StopToken::new(),
+                None,
             );
             assert_eq!(found.end, EnumerationEnd::NetworkLimit, "{name}");
             assert_eq!(found.networks.len(), 3, "{name}");
@@ -181,7 +201,7 @@ fn limits_end_a_collection_with_what_it_found() {
             }
             let stopped = StopToken::new();
             stopped.stop();
-            let (found, _) = collect_all(engine.as_ref(), &table, threshold, None, stopped);
+            let (found, _) = collect_all(engine.as_ref(), &table, threshold, None, stopped, None);
             match found.end {
                 EnumerationEnd::Stopped => {
                     assert!(sorted(&found).iter().all(|n| all.contains(n)), "{name}")

@@ -184,11 +184,23 @@ pub fn root_cuts(
     ilp: &FamilyIlp<'_>,
     options: &IlpOptions,
 ) -> Result<RootCuts, SolverError> {
+    root_cuts_from(backend, ilp, options, &[])
+}
+
+/// [`root_cuts`] from the program with the cluster cuts of `clusters` (e.g. an earlier
+/// solve's, [`IlpOutcome::clusters`]), which count among the cuts returned.
+pub(super) fn root_cuts_from(
+    backend: &dyn MilpBackend,
+    ilp: &FamilyIlp<'_>,
+    options: &IlpOptions,
+    clusters: &[VarSet],
+) -> Result<RootCuts, SolverError> {
     options.limits.validate()?;
     let sub_ip = (!options.heuristic_separation_only)
         .then(sub_ip_backend)
         .flatten();
     let mut run = Run::new(ilp, options, &|_| {});
+    run.add_cuts(clusters.iter().map(|c| ilp.cluster_cut(c)).collect());
     run.lp_rounds(backend, sub_ip.as_deref())?;
     Ok(RootCuts {
         cuts: run.clusters.len() as u64,
