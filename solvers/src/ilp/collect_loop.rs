@@ -253,7 +253,8 @@ struct Rounds<'a, 't> {
 
 impl<'a, 't> Rounds<'a, 't> {
     /// The rounds on the program of the module doc: the root's LP rounds, started from
-    /// `settings`' clusters, then the set-packing and objective rows.
+    /// `settings`' clusters within the time left to the collection that began at
+    /// `began`, then the set-packing and objective rows.
     fn new(
         backend: &'a dyn MilpBackend,
         ilp: &'a FamilyIlp<'t>,
@@ -261,7 +262,9 @@ impl<'a, 't> Rounds<'a, 't> {
         began: Instant,
     ) -> Result<Self, SolverError> {
         let options = &settings.ilp;
-        let mut model = root_cuts_from(backend, ilp, options, &settings.clusters)?.model;
+        let mut root_options = options.clone();
+        root_options.limits.time_limit = seconds_left(&options.limits, began);
+        let mut model = root_cuts_from(backend, ilp, &root_options, &settings.clusters)?.model;
         add_set_packing_rows(ilp, &mut model);
         add_objective_row(ilp, &mut model, search_limit(settings.threshold));
         Ok(Rounds {
