@@ -11,7 +11,7 @@ use bnsl_solvers::ilp::IlpProgress;
 use bnsl_solvers::milp::relative_gap;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
-use std::sync::Mutex;
+use std::sync::{Mutex, Once};
 use std::time::{Duration, Instant};
 
 /// The library's progress as bars on the terminal (see the module documentation).
@@ -91,10 +91,10 @@ impl Observer for TerminalObserver {
 /// one at most every [`IlpLog::QUIET_S`] seconds while it collects.
 pub(super) struct CollectionProgress {
     observer: TerminalObserver,
-    /// With `--log-progress`: when the log began, and when it last wrote a count.
-    log: Option<(Instant, Mutex<Option<Instant>>)>,
-    /// Networks counted on the bar so far (`None` before the collecting search).
-    networks: Mutex<Option<u64>>,
+    /// Done once the collecting search has reported its first network.
+    collecting: Once,
+    /// With `--log-progress`: when a count was last logged.
+    logged: Mutex<Option<Instant>>,
 }
 
 impl CollectionProgress {
@@ -103,8 +103,8 @@ impl CollectionProgress {
         observer.stage(EXACT_SOLVE, None);
         CollectionProgress {
             observer,
-            log: log.then(|| (Instant::now(), Mutex::new(None))),
-            networks: Mutex::new(None),
+            collecting: Once::new(),
+            logged: Mutex::new(None),
         }
     }
 
@@ -116,20 +116,15 @@ impl CollectionProgress {
     }
 
     fn count(&self, networks: u64) {
-        let mut counted = self.networks.lock().unwrap_or_else(|p| p.into_inner());
-        let before = *counted.get_or_insert_with(|| {
-            self.observer.stage("networks collected", None);
-            0
-        });
-        self.observer.advance(networks.saturating_sub(before));
-        *counted = Some(networks);
-        if let Some((began, last)) = &self.log {
+        self.collecting
+            .call_once(|| self.observer.stage("networks collected", None));
+        self.observer.with_bar(|bar| bar.set_position(networks));
+        if let Some(log) = &self.observer.log {
             let now = Instant::now();
-            let mut last = last.lock().unwrap_or_else(|p| p.into_inner());
+            let mut last = self.logged.lock().unwrap_or_else(|p| p.into_inner());
             let quiet = Duration::from_secs(IlpLog::QUIET_S);
             if last.is_none_or(|at| now.duration_since(at) >= quiet) {
-                let elapsed = now.duration_since(*began).as_secs_f64();
-                eprintln!("[{elapsed:>9.1} s] networks collected: {networks}");
+                log.write(now, format_args!("networks collected: {networks}"));
                 *last = Some(now);
             }
         }
@@ -228,10 +223,16 @@ impl IlpLog {
             }
         };
         if due && last.as_ref().is_none_or(|(_, seen)| seen != p) {
-            let elapsed = now.duration_since(self.began).as_secs_f64();
-            eprintln!("[{elapsed:>9.1} s] {}", describe_ilp(p));
+            self.write(now, describe_ilp(p));
             *last = Some((now, p.clone()));
         }
+    }
+
+    /// Writes `text` on a line of its own, prefixed with the seconds from the log's
+    /// start to `now`.
+    fn write(&self, now: Instant, text: impl std::fmt::Display) {
+        let elapsed = now.duration_since(self.began).as_secs_f64();
+        eprintln!("[{elapsed:>9.1} s] {text}");
     }
 }
 

@@ -73,16 +73,16 @@ pub(super) fn collect_by_rounds(
         ilp,
         found: Found::new(settings),
         region_part,
-        pending: vec![Region::whole(ilp)],
+        pending: Vec::new(),
         progress,
     };
-    if let Some(columns) = settings.start.as_ref().and_then(|dag| columns_of(ilp, dag)) {
-        let whole = search
-            .pending
-            .pop()
-            .expect("the search starts with one region");
-        search.record(&columns, 0);
-        search.split(&whole, &columns, 0);
+    let whole = Region::whole(ilp);
+    match settings.start.as_ref().and_then(|dag| columns_of(ilp, dag)) {
+        Some(columns) => {
+            search.record(&columns, 0);
+            search.split(&whole, &columns, 0);
+        }
+        None => search.pending.push(whole),
     }
     let mut rounds: Option<Rounds> = None;
     let sub_ip = (!options.heuristic_separation_only)

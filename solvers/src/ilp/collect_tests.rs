@@ -156,8 +156,14 @@ proptest! {
         }
         for backend in backends() {
             for (name, engine) in engines(backend.as_ref()) {
-                let (found, reported) =
-                    collect_all(engine.as_ref(), &table, threshold, None, StopToken::new(), start.clone());
+                let (found, reported) = collect_all(
+                    engine.as_ref(),
+                    &table,
+                    threshold,
+                    None,
+                    StopToken::new(),
+                    start.clone(),
+                );
                 prop_assert_eq!(found.end, EnumerationEnd::Complete, "{}", name);
                 prop_assert_eq!(reported, found.networks.len(), "{}", name);
                 prop_assert_eq!(&sorted(&found), &expected, "{}", name);
