@@ -1,5 +1,6 @@
 //! Math-program builders for bnsl: the solver-neutral [`MilpModel`], the family program
-//! with its cluster cuts ([`family`]), the ordering formulation ([`ordering`]) and the
+//! with its cluster cuts ([`family`]), the ordering formulations ([`ordering`],
+//! [`linear_order`]) and the
 //! bounded-treewidth MILP ([`bounded_treewidth`]), and the MaxSAT encodings
 //! ([`maxsat`]).
 //!
@@ -10,6 +11,7 @@
 
 pub mod bounded_treewidth;
 pub mod family;
+pub mod linear_order;
 pub mod maxsat;
 pub mod milp;
 pub mod ordering;
