@@ -745,6 +745,9 @@ fn configure(highs: &mut Model, limits: &Limits) -> Result<(), SolverError> {
         let count = i32::try_from(count).unwrap_or(i32::MAX);
         set_option(highs, "mip_max_improving_sols", count)?;
     }
+    if limits.no_neighbourhood_search {
+        set_option(highs, "mip_heuristic_run_rins", false)?;
+    }
     if let Some(threads) = limits.threads {
         let threads = i32::try_from(threads).map_err(|_| error(format!("{threads} threads")))?;
         set_option(highs, "threads", threads)?;

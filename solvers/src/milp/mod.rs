@@ -59,6 +59,12 @@ pub struct Limits {
     /// the solver accepts may count as one. The outcome is then [`Status::Feasible`]
     /// with the best solution and a valid bound, unless the search happened to finish.
     pub improving_solutions: Option<u64>,
+    /// Skip the solver's neighbourhood search that solves a sub-MIP around the LP
+    /// solution and the incumbent (HiGHS's RINS); back-ends without one ignore it. The
+    /// cut loop's complete solve sets it: on its programs (family columns and a linear
+    /// order) HiGHS spent most of its time in that sub-MIP (README, "Exact ILP (family
+    /// variables)", the cut loop).
+    pub no_neighbourhood_search: bool,
     /// Stops the solve early, as a time limit would, when stopped from outside (another
     /// thread, or the command line's Ctrl+C handler); the outcome then has the best
     /// solution and bound so far.
