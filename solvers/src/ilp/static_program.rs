@@ -37,6 +37,19 @@ pub(crate) fn solve_static(
         (None, Some(warm), Some(start)) => warm.solve_from(model, &options.limits, &start)?,
         _ => backend.solve(model, &options.limits)?,
     };
+    Ok(answer_of(ilp, outcome, start_dag, &options.limits, began))
+}
+
+/// The answer of a solve of a complete program over `ilp`'s family columns that ended
+/// with `outcome`, under `limits`, begun at `began` from `start_dag` (the incumbent
+/// when the solver found nothing).
+pub(crate) fn answer_of(
+    ilp: &FamilyIlp<'_>,
+    outcome: MilpOutcome,
+    start_dag: Option<Dag>,
+    limits: &Limits,
+    began: Instant,
+) -> StaticAnswer {
     let infeasible = outcome.status == Status::Infeasible;
     let found = outcome
         .values
@@ -50,7 +63,7 @@ pub(crate) fn solve_static(
         .filter(|_| !infeasible);
     let bound = proven_bound(
         outcome.status == Status::Optimal,
-        &options.limits,
+        limits,
         incumbent.as_ref().map(|(_, s)| *s),
         outcome.bound,
     )
@@ -64,7 +77,7 @@ pub(crate) fn solve_static(
     };
     let values = outcome.values.filter(|_| from_solver && !infeasible);
     let (dag, score) = incumbent.map_or((None, None), |(d, s)| (Some(d), Some(s)));
-    Ok(StaticAnswer {
+    StaticAnswer {
         outcome: IlpOutcome {
             status,
             dag,
@@ -78,7 +91,7 @@ pub(crate) fn solve_static(
             clusters: Vec::new(),
         },
         values,
-    })
+    }
 }
 
 /// Solves `model` on `watched`, reporting its incumbent value, bound and nodes every
