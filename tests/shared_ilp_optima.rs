@@ -47,7 +47,7 @@ fn learn_to_optimum(file: &Path, backend: &str, formulation: &str, limit: u32, o
 fn prove(file: &Path, backend: &str, formulation: &str, limit: u32, known: Option<f64>) -> f64 {
     let tmp = tempfile::tempdir().unwrap();
     let dag = tmp.path().join("dag.json");
-    let r = learn(file, backend, formulation, limit, &dag);
+    let r = learn(file, backend, formulation, limit, &dag, &[]);
     let what = format!("{} on {backend}/{formulation}", file.display());
     assert_eq!(
         r["status"], "optimal",
@@ -66,6 +66,7 @@ fn learn(
     formulation: &str,
     limit: u32,
     dag: &Path,
+    extra: &[&str],
 ) -> serde_json::Value {
     let out = Command::new(env!("CARGO_BIN_EXE_bnsl"))
         .args(["learn", file.to_str().unwrap(), "--method", "ilp", "--json"])
@@ -76,6 +77,7 @@ fn learn(
             "-o",
             dag.to_str().unwrap(),
         ])
+        .args(extra)
         .output()
         .unwrap();
     assert!(
@@ -234,10 +236,10 @@ fn highs_proves_alarm_10000_within_two_hours() {
 
 /// Learns `path` on `backend` within `limit` seconds and checks that the verified DAG
 /// and the bound bracket the known `optimum`.
-fn assert_brackets(path: &Path, backend: &str, limit: u32, optimum: f64) {
+fn assert_brackets(path: &Path, backend: &str, limit: u32, optimum: f64, extra: &[&str]) {
     let tmp = tempfile::tempdir().unwrap();
     let dag = tmp.path().join("dag.json");
-    let r = learn(path, backend, "family", limit, &dag);
+    let r = learn(path, backend, "family", limit, &dag, extra);
     let score = r["score"].as_f64().unwrap();
     let bound = r["bound"].as_f64().unwrap();
     let tolerance = 1e-6 * optimum.abs();
@@ -259,20 +261,22 @@ fn the_cut_loop_brackets_the_optima_it_does_not_prove() {
             continue;
         }
         for backend in ["highs", "cbc"] {
-            assert_brackets(&path, backend, 300, optimum);
+            assert_brackets(&path, backend, 300, optimum, &[]);
         }
     }
 }
 
-/// A 100 s limit falls in CBC's MIP rounds on `alarm_10000.scores` (its LP rounds end
-/// near 75 s): the run must stop cleanly with a bracket. With CBC's `maxSolutions` set,
-/// such a stop crashed inside CBC (SIGSEGV in `CglPreProcess::postProcess`).
+/// A 20 s limit falls in CBC's MIP rounds on `alarm_10000.scores` with heuristic
+/// separation alone (its LP rounds end near 5 s; its MIP rounds run from 5 to 19 s and
+/// from 19 s to beyond 29 s): the run must stop cleanly with a bracket. With
+/// CBC's `maxSolutions` set, such a stop crashed inside CBC (SIGSEGV in
+/// `CglPreProcess::postProcess`).
 #[test]
 fn cbc_stops_cleanly_at_a_time_limit_in_its_mip_rounds() {
     let mut checked = 0;
     for (path, _, optimum) in score_files() {
         if is_listed(&path, &["alarm_10000"]) {
-            assert_brackets(&path, "cbc", 100, optimum);
+            assert_brackets(&path, "cbc", 20, optimum, &["--heuristic-separation-only"]);
             checked += 1;
         }
     }
