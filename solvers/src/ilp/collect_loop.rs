@@ -245,6 +245,7 @@ struct Rounds<'a, 't> {
     ilp: &'a FamilyIlp<'t>,
     separator: Option<Arc<ClusterSeparator>>,
     model: MilpModel,
+    /// The clusters whose cuts the program holds.
     clusters: FxHashSet<VarSet>,
     began: Instant,
     options: &'a IlpOptions,
@@ -264,7 +265,8 @@ impl<'a, 't> Rounds<'a, 't> {
         let options = &settings.ilp;
         let mut root_options = options.clone();
         root_options.limits.time_limit = seconds_left(&options.limits, began);
-        let mut model = root_cuts_from(backend, ilp, &root_options, &settings.clusters)?.model;
+        let root = root_cuts_from(backend, ilp, &root_options, &settings.clusters)?;
+        let mut model = root.model;
         add_set_packing_rows(ilp, &mut model);
         add_objective_row(ilp, &mut model, search_limit(settings.threshold));
         Ok(Rounds {
@@ -272,7 +274,7 @@ impl<'a, 't> Rounds<'a, 't> {
             ilp,
             separator: node_separator(backend, ilp, options),
             model,
-            clusters: FxHashSet::default(),
+            clusters: root.clusters.into_iter().collect(),
             began,
             options,
             solves: 0,

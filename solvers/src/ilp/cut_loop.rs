@@ -197,6 +197,8 @@ pub struct RootCuts {
     pub model: MilpModel,
     /// Cluster cuts added.
     pub cuts: u64,
+    /// The clusters of those cuts, in ascending order.
+    pub clusters: Vec<VarSet>,
     /// LP solves.
     pub rounds: u64,
     /// The LP bound after the last round, if an LP was solved to optimality.
@@ -248,8 +250,11 @@ pub(super) fn root_cuts_from(
     let mut run = Run::new(ilp, options, &|_| {});
     run.add_cuts(clusters.iter().map(|c| ilp.cluster_cut(c)).collect());
     run.lp_rounds(backend, sub_ip.as_deref())?;
+    let mut found: Vec<VarSet> = run.clusters.iter().cloned().collect();
+    found.sort_unstable();
     Ok(RootCuts {
         cuts: run.clusters.len() as u64,
+        clusters: found,
         rounds: run.rounds,
         bound: run.bound,
         model: run.model,
@@ -891,6 +896,7 @@ mod tests {
         let root = super::RootCuts {
             model,
             cuts: 2,
+            clusters: Vec::new(),
             rounds: 3,
             bound: None,
         };
