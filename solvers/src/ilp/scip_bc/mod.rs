@@ -672,8 +672,6 @@ fn add_side(scip: &mut Model<ProblemCreated>, vars: &[Variable], side: &SideCons
     }
 }
 
-/// The options of a collection's search: those of `options` without a gap, a start or
-/// an improving-solution limit, which do not apply.
 /// Adds the cluster constraints of `clusters` to the program, as rows of the first LP.
 fn add_clusters(
     scip: &mut Model<ProblemCreated>,
@@ -696,6 +694,8 @@ fn add_clusters(
     }
 }
 
+/// The options of a collection's search: those of `options` without a gap, a start or
+/// an improving-solution limit, which do not apply.
 fn collection_options(options: &IlpOptions) -> IlpOptions {
     IlpOptions {
         limits: Limits {
