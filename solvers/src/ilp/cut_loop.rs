@@ -107,10 +107,10 @@ impl<'b> CutLoop<'b> {
     /// rounds run to the end. On tables of at most [`COMPLETE_NODES`] variables by
     /// default. There the order adds few rows (C(n, 3)), the candidate lists are long
     /// beside n (adult at BIC: 3,537 columns for 14 nodes), and where the rounds do not
-    /// end soon each restart costs the back-end its root again (HiGHS: 15 to 30 s a
-    /// round on adult); where they end soon (zoo on CBC: 0.5 s in all) they are faster
-    /// than the order's bigger program. On larger tables the order's rows cost more
-    /// than the rounds (README, "Exact ILP (family variables)", the cut loop).
+    /// end soon each restart costs the back-end its root again; where they end soon
+    /// they are faster than the order's bigger program. On larger tables the order's
+    /// rows cost more than the rounds (figures: README, "Exact ILP (family variables)",
+    /// the cut loop).
     fn hand_over_after(&self, ilp: &FamilyIlp<'_>) -> Option<f64> {
         (ilp.n() <= self.complete_nodes).then_some(self.complete_after_s)
     }
@@ -505,37 +505,34 @@ impl<'a, 't> Run<'a, 't> {
         )
     }
 
-    /// One MIP round on `backend`: a branch and cut with `node_separator` where the
-    /// back-end has node cuts, else a watched solve where it can be watched, else a
-    /// plain one; from `start` where the back-end takes one.
+    /// One MIP solve of `model` on `backend`: a branch and cut with `node_separator`
+    /// where the back-end has node cuts, else a watched solve where it can be watched,
+    /// else a plain one; from `start` where the back-end takes one.
     fn mip_round(
         &self,
+        model: &MilpModel,
         backend: &dyn MilpBackend,
         node_separator: Option<&Arc<ClusterSeparator>>,
         limits: &Limits,
         start: Option<&[f64]>,
     ) -> Result<MilpOutcome, SolverError> {
         if let (Some(node_cuts), Some(separator)) = (backend.node_cuts(), node_separator) {
-            return self.node_cut_round(&self.model, node_cuts, limits, start, separator);
+            return self.node_cut_round(model, node_cuts, limits, start, separator);
         }
-        self.mip_solve(&self.model, backend, limits, start)
-    }
-
-    /// One solve of `model` on `backend`: watched where it can be watched, else a plain
-    /// one; from `start` where the back-end takes one.
-    fn mip_solve(
-        &self,
-        model: &MilpModel,
-        backend: &dyn MilpBackend,
-        limits: &Limits,
-        start: Option<&[f64]>,
-    ) -> Result<MilpOutcome, SolverError> {
         if let Some(watched) = backend.watched() {
             return self.watched_round(model, watched, limits, start);
         }
         match (backend.warm_start(), start) {
             (Some(warm), Some(start)) => warm.solve_from(model, limits, start),
             _ => backend.solve(model, limits),
+        }
+    }
+
+    /// Adds the clusters `node_separator` found at the solver's nodes to the program.
+    fn join_node_cuts(&mut self, node_separator: Option<&Arc<ClusterSeparator>>) {
+        if let Some(separator) = node_separator {
+            let found = separator.take_found();
+            self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
         }
     }
 
@@ -588,9 +585,8 @@ impl<'a, 't> Run<'a, 't> {
     /// ([`LinearOrder`]), complete, so its optimum is the problem's and its bound a
     /// bound of the problem; warm-started from the incumbent. With `node_separator` (a
     /// back-end with a cut callback) the solver also separates cluster cuts at its
-    /// nodes, which tighten its LPs where the root's clusters leave a gap (CBC on adult:
-    /// 31 s with them, 49 s without). HiGHS runs without its RINS sub-MIP
-    /// ([`Limits::no_neighbourhood_search`]).
+    /// nodes, which tighten its LPs where the root's clusters leave a gap. HiGHS runs
+    /// without its RINS sub-MIP ([`Limits::no_neighbourhood_search`]).
     fn complete_round(
         &mut self,
         backend: &dyn MilpBackend,
@@ -607,16 +603,9 @@ impl<'a, 't> Run<'a, 't> {
             no_neighbourhood_search: true,
             ..self.limits()
         };
-        let outcome = match (backend.node_cuts(), &node_separator) {
-            (Some(node_cuts), Some(separator)) => {
-                let outcome =
-                    self.node_cut_round(&model, node_cuts, &limits, start.as_deref(), separator);
-                let found = separator.take_found();
-                self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
-                outcome?
-            }
-            _ => self.mip_solve(&model, backend, &limits, start.as_deref())?,
-        };
+        let separator = node_separator.as_ref();
+        let outcome = self.mip_round(&model, backend, separator, &limits, start.as_deref())?;
+        self.join_node_cuts(separator);
         self.account(&outcome);
         let answer = answer_of(self.ilp, outcome, start_dag, &limits, began).outcome;
         if answer.status == Status::Infeasible {
@@ -671,12 +660,10 @@ impl<'a, 't> Run<'a, 't> {
                 .as_ref()
                 .and_then(|(dag, _)| self.ilp.values_of(dag));
             let before = self.mark();
+            let separator = node_separator.as_ref();
             let outcome =
-                self.mip_round(backend, node_separator.as_ref(), &limits, start.as_deref())?;
-            if let Some(separator) = &node_separator {
-                let found = separator.take_found();
-                self.add_cuts(found.iter().map(|c| self.ilp.cluster_cut(c)).collect());
-            }
+                self.mip_round(&self.model, backend, separator, &limits, start.as_deref())?;
+            self.join_node_cuts(separator);
             self.account(&outcome);
             if outcome.status == Status::Infeasible {
                 // Every DAG satisfies every cluster cut, so this proves there is none.
