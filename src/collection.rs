@@ -77,6 +77,10 @@ pub struct CollectOptions {
     pub stop: StopToken,
     /// The search.
     pub engine: CollectEngine,
+    /// Whether the networks within ε come in whole Markov equivalence classes (see
+    /// [`CollectSettings::whole_classes`] for the conditions): the ILP engines then
+    /// search one DAG or a few per class and complete each class they meet.
+    pub whole_classes: bool,
 }
 
 impl CollectOptions {
@@ -89,6 +93,7 @@ impl CollectOptions {
             time_limit: None,
             stop: StopToken::new(),
             engine: CollectEngine::Auto,
+            whole_classes: false,
         }
     }
 
@@ -154,6 +159,8 @@ pub struct Collected {
     pub time_to_opt_s: f64,
     /// Seconds in all.
     pub time_s: f64,
+    /// Whether the ILP search took whole classes ([`CollectOptions::whole_classes`]).
+    pub whole_classes: bool,
 }
 
 /// Why a collection could not run.
@@ -246,6 +253,7 @@ pub fn collect(
         backend,
         time_to_opt_s,
         time_s: start.elapsed().as_secs_f64(),
+        whole_classes: opts.whole_classes && backend.is_some(),
     })
 }
 
@@ -310,6 +318,7 @@ fn by_ilp(
         ilp: options,
         clusters: optimum.clusters,
         start: optimum.dag,
+        whole_classes: opts.whole_classes,
     };
     let found = solver.collect(&ilp, &settings, &|p| progress(CollectEvent::Network(p)))?;
     let kind = engine_kind(backend.as_ref(), Formulation::Family);

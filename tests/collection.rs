@@ -304,3 +304,45 @@ fn an_ilp_collection_logs_its_progress() {
     let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(summary["status"], "complete");
 }
+
+/// Data scored with no parent limit gives whole Markov equivalence classes: the ILP
+/// engines then search under the covered-arc rows and complete each class, and collect
+/// the networks of the search over every DAG (`--every-dag`) and, up to 25 variables,
+/// of the enumeration. With a parent limit the table is not closed under equivalence
+/// and every DAG is searched.
+#[test]
+fn a_search_over_classes_collects_every_network() {
+    fn with<'a>(extra: &[&'a str]) -> Vec<&'a str> {
+        [&["--score", "bic", "--max-parents", "100"][..], extra].concat()
+    }
+    for (data, bf) in [
+        ("sachs_1000", "20"),
+        ("child_1000", "20"),
+        ("insurance_1000", "150"),
+    ] {
+        let data = common::shipped_data(&format!("{data}.csv"));
+        let (expected, r) = network_set(&data, bf, &with(&["--backend", "scip", "--every-dag"]));
+        assert_eq!(r["whole_classes"], false);
+        assert!(expected.len() > 40, "{data}: {}", expected.len());
+        if !data.contains("insurance") {
+            let (enumerated, r) = network_set(&data, bf, &with(&["--method", "dp"]));
+            assert_eq!(r["whole_classes"], false);
+            assert_eq!(enumerated, expected, "{data}, enumeration");
+        }
+        for backend in ["scip", "highs", "cbc"] {
+            let (got, r) = network_set(&data, bf, &with(&["--backend", backend]));
+            assert_eq!(r["whole_classes"], true, "{data}, {backend}");
+            assert_eq!(got, expected, "{data}, {backend}");
+        }
+    }
+    let child = common::shipped_data("child_1000.csv");
+    let limited = ["--score", "bic", "--max-parents", "2"];
+    let (got, r) = network_set(
+        &child,
+        "20",
+        &[&limited[..], &["--backend", "scip"]].concat(),
+    );
+    assert_eq!(r["whole_classes"], false);
+    let (expected, _) = network_set(&child, "20", &[&limited[..], &["--method", "dp"]].concat());
+    assert_eq!(got, expected);
+}

@@ -48,6 +48,39 @@ pub struct Cpdag {
     pub undirected: Vec<Edge>,
 }
 
+/// Whether the arc `u → v` of `dag` is covered: `v`'s parents are `u`'s and `u`.
+/// Reversing a covered arc gives a Markov-equivalent DAG (Chickering 1995, Lemma 1).
+pub fn is_covered(dag: &Dag, u: usize, v: usize) -> bool {
+    dag.parents(v).contains(u) && *dag.parents(v) == dag.parents(u).with(u)
+}
+
+/// Every DAG Markov-equivalent to `dag`, `dag` first: the DAGs reached by reversing
+/// covered arcs one at a time, which are the whole class (Chickering 1995, Theorem 2).
+/// A class may hold up to m! DAGs for a reversible clique of m nodes.
+pub fn equivalent_dags(dag: &Dag) -> Vec<Dag> {
+    let mut seen = std::collections::HashSet::from([dag.all_parents().to_vec()]);
+    let mut class = vec![dag.clone()];
+    let mut next = 0;
+    while next < class.len() {
+        let current = class[next].clone();
+        next += 1;
+        for v in 0..current.n() {
+            for u in current.parents(v).iter() {
+                if !is_covered(&current, u, v) {
+                    continue;
+                }
+                let mut reversed = current.clone();
+                reversed.set_parents(v, current.parents(u).clone());
+                reversed.set_parents(u, current.parents(u).with(v));
+                if seen.insert(reversed.all_parents().to_vec()) {
+                    class.push(reversed);
+                }
+            }
+        }
+    }
+    class
+}
+
 /// The adjacencies of `dag`, sorted.
 pub fn skeleton(dag: &Dag) -> Vec<Edge> {
     let mut edges: Vec<Edge> = (0..dag.n())
@@ -243,6 +276,35 @@ mod tests {
             }
         }
         out
+    }
+
+    /// On every DAG of up to 5 nodes, the covered-arc reversals reach exactly the DAGs of
+    /// its class, and every class holds a DAG without a covered arc `u → v`, `u > v`.
+    #[test]
+    fn equivalent_dags_are_the_brute_force_class() {
+        for n in 1..=5 {
+            let dags = all_dags(n);
+            let mut classes: HashMap<MarkovClassKey, Vec<&Dag>> = HashMap::new();
+            for d in &dags {
+                classes.entry(markov_class_key(d)).or_default().push(d);
+            }
+            for members in classes.values() {
+                let mut expected: Vec<&[VarSet]> =
+                    members.iter().map(|d| d.all_parents()).collect();
+                expected.sort();
+                for d in members {
+                    let class = equivalent_dags(d);
+                    assert_eq!(&class[0], *d);
+                    let mut got: Vec<&[VarSet]> = class.iter().map(|d| d.all_parents()).collect();
+                    got.sort();
+                    assert_eq!(got, expected);
+                }
+                let increasing = |d: &&Dag| {
+                    (0..n).all(|v| d.parents(v).iter().all(|u| u < v || !is_covered(d, u, v)))
+                };
+                assert!(members.iter().any(increasing), "{:?}", members[0]);
+            }
+        }
     }
 
     /// On every DAG of up to 5 nodes: the CPDAG is a function of the class key (equal keys,

@@ -2,6 +2,7 @@
 //! its Markov equivalence classes and edge probabilities.
 
 use super::learn::{constraints, Args};
+use super::scoring_args::DEFAULT_MAX_PARENTS;
 use super::{out, INTERRUPTED};
 use anyhow::{bail, Context};
 use bnsl::collection::{
@@ -12,6 +13,7 @@ use bnsl::dag_io::parents_map;
 use bnsl::ilp::Formulation;
 use bnsl::pipeline::{is_data_file, load_problem, Method};
 use bnsl_formulations::equivalence::Cpdag;
+use bnsl_formulations::ScoreTable;
 use bnsl_solvers::enumerate::EnumerationEnd;
 use bnsl_solvers::interrupt;
 use bnsl_solvers::StopToken;
@@ -61,6 +63,14 @@ pub(crate) struct CollectArgs {
     /// parent, one column per child.
     #[arg(long, value_name = "FILE.csv", requires = "collect")]
     pub edges_out: Option<PathBuf>,
+    /// Make the ILP search meet every DAG. Without it, when data is scored with no
+    /// parent limit (--max-parents ≥ variables − 1), every parent set explored
+    /// (sequential search) and no constraint file, the networks within ε come in whole
+    /// Markov equivalence classes (BIC and BDeu give equivalent DAGs equal scores), so
+    /// the search skips the DAGs with a covered arc u → v, u > v, and completes each
+    /// class it meets from the DAG it found.
+    #[arg(long, requires = "collect")]
+    pub every_dag: bool,
 }
 
 impl CollectArgs {
@@ -113,6 +123,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         time_limit: args.run.time_limit.map(Duration::from_secs_f64),
         stop: StopToken::new(),
         engine,
+        whole_classes: data && !args.collect.every_dag && closed_under_equivalence(&args, &table)?,
     };
     interrupt::catch_ctrl_c(&options.stop);
     let shown = super::progress::CollectionProgress::new(args.ilp.log_progress);
@@ -200,6 +211,17 @@ fn set_pruning_gap(args: &mut Args, epsilon: f64) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Whether data scored as `args` say gives `table` every DAG Markov-equivalent to a DAG
+/// within the collection's gap: no parent limit, every parent set explored (the
+/// sequential search without a budget; a `--candidates` restriction is symmetric, so
+/// equivalent DAGs, having one skeleton, share it), pruning with the collection's gap
+/// (`set_pruning_gap`) and no constraint file; both scores are score-equivalent.
+fn closed_under_equivalence(args: &Args, table: &ScoreTable) -> anyhow::Result<bool> {
+    let limit = args.scoring.max_parents.unwrap_or(DEFAULT_MAX_PARENTS);
+    let unlimited = limit + 1 >= table.n();
+    Ok(unlimited && args.scoring.selection()?.is_none() && args.constraints.is_none())
+}
+
 /// The status word of a collection.
 fn status(end: EnumerationEnd, interrupted: bool) -> &'static str {
     match (end, interrupted) {
@@ -284,7 +306,7 @@ fn summary_json(
         "networks": c.networks.len(), "classes": c.classes.len(),
         "collider_classes": c.collider_classes, "status": status,
         "time_s": c.time_s, "time_to_opt_s": c.time_to_opt_s,
-        "engine": c.engine, "backend": c.backend,
+        "engine": c.engine, "backend": c.backend, "whole_classes": c.whole_classes,
         "max_networks": args.collect.max_networks,
         "class_list": classes, "arc_probabilities": arcs,
     })
@@ -311,6 +333,8 @@ fn summary_text(
         c.time_s,
         c.time_to_opt_s,
         match c.backend {
+            Some(b) if c.whole_classes =>
+                format!("{} on {b}, one DAG or a few per class", c.engine),
             Some(b) => format!("{} on {b}", c.engine),
             None => c.engine.to_string(),
         }

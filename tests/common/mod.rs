@@ -243,6 +243,15 @@ pub(crate) fn fails_with(args: &[&str], needles: &[&str]) -> String {
     err
 }
 
+/// The path of a shipped data set (`instances/data`).
+pub(crate) fn shipped_data(name: &str) -> String {
+    repo()
+        .join("instances/data")
+        .join(name)
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// A score file shipped in `instances/scores`, as a path string.
 pub(crate) fn shipped_scores(name: &str) -> String {
     repo()

@@ -17,6 +17,7 @@ pub mod arrows;
 pub mod certificate;
 pub mod cluster;
 pub mod cluster_search;
+pub mod covered_arcs;
 pub mod four_b;
 pub mod k_cluster;
 pub mod propagation;

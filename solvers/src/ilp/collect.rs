@@ -12,8 +12,9 @@
 
 use super::IlpOptions;
 use crate::enumerate::{Enumeration, EnumerationEnd};
+use bnsl_formulations::equivalence::equivalent_dags;
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// What to collect.
 #[derive(Clone, Debug, Default)]
@@ -38,6 +39,14 @@ pub struct CollectSettings {
     /// enumerates. It is collected if it reaches the threshold. SCIP's tree does not
     /// use it.
     pub start: Option<Dag>,
+    /// Whether the DAGs to collect come in whole Markov equivalence classes: every DAG
+    /// equivalent to a DAG above the threshold is made of candidates and scores the
+    /// same (a score-equivalent score such as BIC or BDeu, no parent limit, no
+    /// structural constraints, pruning with at least the collection's gap). Each DAG
+    /// recorded then brings its whole class, and SCIP's tree searches under the rows
+    /// of [`covered_arcs`](bnsl_formulations::family::covered_arcs), which leave one
+    /// DAG or a few per class. On any other table this loses networks.
+    pub whole_classes: bool,
 }
 
 /// A snapshot of a running collection, for progress lines.
@@ -62,6 +71,10 @@ pub(crate) struct Found {
     /// The chosen columns of every DAG recorded.
     seen: FxHashSet<Box<[u32]>>,
     networks: Vec<(Dag, f64)>,
+    /// With [`CollectSettings::whole_classes`], each node's column of each parent set,
+    /// built at the first DAG recorded.
+    class_columns: Option<Vec<FxHashMap<VarSet, usize>>>,
+    whole_classes: bool,
 }
 
 /// Whether a DAG offered to [`Found::offer`] was recorded.
@@ -80,13 +93,54 @@ impl Found {
             max_networks: settings.max_networks.unwrap_or(usize::MAX),
             seen: FxHashSet::default(),
             networks: Vec::new(),
+            class_columns: None,
+            whole_classes: settings.whole_classes,
         }
     }
 
     /// Records the graph of `columns` (one chosen column per node) if it is acyclic,
     /// new, and scores at least the threshold (recomputed from the table), unless the
-    /// network limit is reached.
+    /// network limit is reached. With [`CollectSettings::whole_classes`], a DAG recorded
+    /// brings the DAGs of its Markov equivalence class that are made of candidates,
+    /// each recorded on the same terms.
     pub(crate) fn offer(&mut self, ilp: &FamilyIlp<'_>, columns: &[usize]) -> Offered {
+        let offered = self.offer_one(ilp, columns);
+        if offered == Offered::Recorded && self.whole_classes {
+            self.offer_class(ilp);
+        }
+        offered
+    }
+
+    /// Offers the DAGs equivalent to the one recorded last.
+    fn offer_class(&mut self, ilp: &FamilyIlp<'_>) {
+        let index = self.class_columns.get_or_insert_with(|| {
+            (0..ilp.n())
+                .map(|v| {
+                    ilp.columns_of(v)
+                        .map(|c| (ilp.parents(c).clone(), c))
+                        .collect()
+                })
+                .collect()
+        });
+        let dag = &self.networks.last().expect("a DAG was recorded").0;
+        let members: Vec<Vec<usize>> = equivalent_dags(dag)
+            .iter()
+            .skip(1)
+            .filter_map(|member| {
+                let parents = member.all_parents().iter();
+                parents
+                    .zip(index.iter())
+                    .map(|(p, of)| of.get(p).copied())
+                    .collect()
+            })
+            .collect();
+        for columns in members {
+            self.offer_one(ilp, &columns);
+        }
+    }
+
+    /// [`Found::offer`] for one DAG.
+    fn offer_one(&mut self, ilp: &FamilyIlp<'_>, columns: &[usize]) -> Offered {
         if self.is_full() {
             return Offered::Passed;
         }

@@ -5,7 +5,8 @@
 //! rest.
 //!
 //! The program is the family ILP with the cluster cuts of the root's LP rounds, GOBNILP's
-//! set-packing rows, and the objective as a row: score ≥ [`search_limit`] of the
+//! set-packing rows, the covered-arc rows when the collection takes whole classes
+//! ([`CollectSettings::whole_classes`]), and the objective as a row: score ≥ [`search_limit`] of the
 //! threshold, built when the first region needs a MIP solve: the root's LP rounds start
 //! from the clusters of the optimising solve ([`CollectSettings::clusters`]). A region
 //! is the program with some columns fixed (bounds) and some no-good rows; the search
@@ -43,6 +44,7 @@ use super::small_region::{child_region, dags_of_region, settling_order};
 use super::{must_stop, seconds_left, IlpOptions};
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{sub_ip_backend, Limits, MilpBackend, MilpOutcome, SolverError, Status};
+use bnsl_formulations::family::covered_arcs::add_covered_arc_rows;
 use bnsl_formulations::family::separation::{separate_heuristically, Support};
 use bnsl_formulations::family::set_packing::add_set_packing_rows;
 use bnsl_formulations::milp::VarId;
@@ -268,6 +270,9 @@ impl<'a, 't> Rounds<'a, 't> {
         let root = root_cuts_from(backend, ilp, &root_options, &settings.clusters)?;
         let mut model = root.model;
         add_set_packing_rows(ilp, &mut model);
+        if settings.whole_classes {
+            add_covered_arc_rows(ilp, &mut model);
+        }
         add_objective_row(ilp, &mut model, search_limit(settings.threshold));
         Ok(Rounds {
             backend,

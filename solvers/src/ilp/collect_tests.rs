@@ -9,7 +9,7 @@ use crate::dp::{solve_dp, DpOptions};
 use crate::enumerate::{networks_within, Enumeration, EnumerationEnd, EnumerationLimits};
 use crate::milp::{backends, Limits};
 use crate::StopToken;
-use bnsl_formulations::{Dag, FamilyIlp, ScoreTable};
+use bnsl_formulations::{Candidate, Dag, FamilyIlp, ScoreTable, VarSet};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use std::cell::Cell;
@@ -74,30 +74,45 @@ fn parent_lists(dag: &Dag) -> Vec<Vec<usize>> {
         .collect()
 }
 
+/// How a test collection runs: its network limit, stop token, start DAG and whether it
+/// takes whole classes.
+#[derive(Default)]
+struct Run {
+    max_networks: Option<usize>,
+    stop: StopToken,
+    start: Option<Dag>,
+    whole_classes: bool,
+}
+
+/// The collection of `engine` above `threshold` and the last network count it reported;
+/// one report per network, or per class when it takes whole classes.
 fn collect_all(
     engine: &dyn FamilyIlpSolver,
     table: &ScoreTable,
     threshold: f64,
-    max_networks: Option<usize>,
-    stop: StopToken,
-    start: Option<Dag>,
+    run: Run,
 ) -> (Enumeration, usize) {
     let settings = CollectSettings {
         threshold,
-        max_networks,
+        max_networks: run.max_networks,
         ilp: IlpOptions {
             limits: Limits {
-                stop,
+                stop: run.stop,
                 ..Limits::default()
             },
             ..IlpOptions::default()
         },
         clusters: Vec::new(),
-        start,
+        start: run.start,
+        whole_classes: run.whole_classes,
     };
     let reported = Cell::new(0);
     let progress = |p: &CollectProgress| {
-        assert_eq!(p.networks, reported.get() + 1, "one report per network");
+        if run.whole_classes {
+            assert!(p.networks > reported.get(), "reports grow");
+        } else {
+            assert_eq!(p.networks, reported.get() + 1, "one report per network");
+        }
         reported.set(p.networks);
     };
     let found = engine
@@ -156,14 +171,67 @@ proptest! {
         }
         for backend in backends() {
             for (name, engine) in engines(backend.as_ref()) {
-                let (found, reported) = collect_all(
-                    engine.as_ref(),
-                    &table,
-                    threshold,
-                    None,
-                    StopToken::new(),
-                    start.clone(),
-                );
+                let run = Run { start: start.clone(), ..Run::default() };
+                let (found, reported) = collect_all(engine.as_ref(), &table, threshold, run);
+                prop_assert_eq!(found.end, EnumerationEnd::Complete, "{}", name);
+                prop_assert_eq!(reported, found.networks.len(), "{}", name);
+                prop_assert_eq!(&sorted(&found), &expected, "{}", name);
+            }
+        }
+    }
+}
+
+/// A score-equivalent table holding every parent set: σ(v, Π) = f(Π ∪ {v}) − f(Π) for
+/// a random set function f (in quarters), so that a DAG scores Σ_v f(Pa(v) ∪ {v}) −
+/// f(Pa(v)), which a covered-arc reversal keeps, and its Markov equivalence class
+/// scores alike.
+fn score_equivalent_table_strategy() -> impl Strategy<Value = ScoreTable> {
+    (3usize..=5).prop_flat_map(|n| {
+        prop::collection::vec(-24i32..0, 1 << n).prop_map(move |quarters| {
+            let f = |set: u64| {
+                if set == 0 {
+                    0.0
+                } else {
+                    f64::from(quarters[set as usize]) / 4.0
+                }
+            };
+            let candidates = (0..n)
+                .map(|v| {
+                    let others = ((1u64 << n) - 1) & !(1 << v);
+                    (0..1u64 << n)
+                        .filter(|set| set & others == *set)
+                        .map(|set| Candidate {
+                            parents: VarSet::from_mask(n, set),
+                            score: f(set | 1 << v) - f(set),
+                        })
+                        .collect()
+                })
+                .collect();
+            let names = (0..n).map(|v| format!("v{v}")).collect();
+            ScoreTable::new(names, candidates).expect("a table of every parent set")
+        })
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// On score-equivalent tables of every parent set, every engine that takes whole
+    /// classes (SCIP's tree under the covered-arc rows, the cut loop) collects the
+    /// enumeration's DAGs.
+    #[test]
+    fn engines_taking_whole_classes_collect_the_oracle_set(
+        table in score_equivalent_table_strategy(),
+        epsilon in prop::sample::select(vec![0.0, 1.0, 3.0]),
+    ) {
+        let optimum = solve_dp(&table, &DpOptions::default()).unwrap().score;
+        let threshold = optimum - epsilon - 1e-9;
+        let oracle = networks_within(&table, threshold, &EnumerationLimits::default()).unwrap();
+        let expected = sorted(&oracle);
+        for backend in backends() {
+            for (name, engine) in engines(backend.as_ref()) {
+                let run = Run { whole_classes: true, ..Run::default() };
+                let (found, reported) = collect_all(engine.as_ref(), &table, threshold, run);
                 prop_assert_eq!(found.end, EnumerationEnd::Complete, "{}", name);
                 prop_assert_eq!(reported, found.networks.len(), "{}", name);
                 prop_assert_eq!(&sorted(&found), &expected, "{}", name);
@@ -191,14 +259,11 @@ fn limits_end_a_collection_with_what_it_found() {
     let all = sorted(&networks_within(&table, threshold, &EnumerationLimits::default()).unwrap());
     for backend in backends() {
         for (name, engine) in engines(backend.as_ref()) {
-            let (found, _) = collect_all(
-                engine.as_ref(),
-                &table,
-                threshold,
-                Some(3),
-                StopToken::new(),
-                None,
-            );
+            let run = Run {
+                max_networks: Some(3),
+                ..Run::default()
+            };
+            let (found, _) = collect_all(engine.as_ref(), &table, threshold, run);
             assert_eq!(found.end, EnumerationEnd::NetworkLimit, "{name}");
             assert_eq!(found.networks.len(), 3, "{name}");
             for (dag, score) in &found.networks {
@@ -207,7 +272,11 @@ fn limits_end_a_collection_with_what_it_found() {
             }
             let stopped = StopToken::new();
             stopped.stop();
-            let (found, _) = collect_all(engine.as_ref(), &table, threshold, None, stopped, None);
+            let run = Run {
+                stop: stopped,
+                ..Run::default()
+            };
+            let (found, _) = collect_all(engine.as_ref(), &table, threshold, run);
             match found.end {
                 EnumerationEnd::Stopped => {
                     assert!(sorted(&found).iter().all(|n| all.contains(n)), "{name}")

@@ -16,7 +16,9 @@
 //! - an event handler reports progress when the incumbent or the bound improve.
 //!
 //! The same tree collects every DAG above a threshold (seed 002) with the handler
-//! `collector` added and the threshold as SCIP's objective limit.
+//! `collector` added and the threshold as SCIP's objective limit; when the collection
+//! takes whole Markov equivalence classes, under the covered-arc rows as set packings
+//! (`bnsl_formulations::family::covered_arcs`).
 
 mod acyclic;
 mod arrow_branch;
@@ -37,6 +39,7 @@ use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
 use bnsl_formulations::family::arrows::ArrowLinks;
 use bnsl_formulations::family::cluster::ClusterCut;
+use bnsl_formulations::family::covered_arcs::decreasing_covered_arc_pairs;
 use bnsl_formulations::family::set_packing::set_packing_rows;
 use bnsl_formulations::milp::SideConstraints;
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
@@ -538,6 +541,9 @@ impl ScipBranchAndCut {
         options.limits.validate()?;
         let (mut scip, vars, links) = self.build(ilp, &options)?;
         add_clusters(&mut scip, ilp, &vars, &settings.clusters);
+        if settings.whole_classes {
+            add_covered_arc_rows(&mut scip, ilp, &vars);
+        }
         let original = vars.iter().map(Variable::inner).collect();
         // SAFETY: as in `solve`; `ignore` is static.
         let engine = Rc::new(RefCell::new(unsafe {
@@ -691,6 +697,14 @@ fn add_clusters(
             upper,
             &format!("start_cluster_{k}"),
         );
+    }
+}
+
+/// Adds the rows that forbid decreasing covered arcs (module
+/// `bnsl_formulations::family::covered_arcs`) as set packings of two columns.
+fn add_covered_arc_rows(scip: &mut Model<ProblemCreated>, ilp: &FamilyIlp<'_>, vars: &[Variable]) {
+    for (k, [parent, child]) in decreasing_covered_arc_pairs(ilp).into_iter().enumerate() {
+        scip.add_cons_set_pack(vec![&vars[parent], &vars[child]], &format!("covered_{k}"));
     }
 }
 
