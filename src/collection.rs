@@ -77,9 +77,9 @@ pub struct CollectOptions {
     pub stop: StopToken,
     /// The search.
     pub engine: CollectEngine,
-    /// Whether the networks within ε come in whole Markov equivalence classes (see
-    /// [`CollectSettings::whole_classes`] for the conditions): the ILP engines then
-    /// search one DAG or a few per class and complete each class they meet.
+    /// Whether the ILP engines take whole Markov equivalence classes
+    /// ([`CollectSettings::whole_classes`]): they collect the same networks, searching
+    /// one DAG or a few per class under BIC or BDeu.
     pub whole_classes: bool,
 }
 
@@ -93,7 +93,7 @@ impl CollectOptions {
             time_limit: None,
             stop: StopToken::new(),
             engine: CollectEngine::Auto,
-            whole_classes: false,
+            whole_classes: true,
         }
     }
 

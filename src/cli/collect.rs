@@ -2,7 +2,6 @@
 //! its Markov equivalence classes and edge probabilities.
 
 use super::learn::{constraints, Args};
-use super::scoring_args::DEFAULT_MAX_PARENTS;
 use super::{out, INTERRUPTED};
 use anyhow::{bail, Context};
 use bnsl::collection::{
@@ -13,7 +12,6 @@ use bnsl::dag_io::parents_map;
 use bnsl::ilp::Formulation;
 use bnsl::pipeline::{is_data_file, load_problem, Method};
 use bnsl_formulations::equivalence::Cpdag;
-use bnsl_formulations::ScoreTable;
 use bnsl_solvers::enumerate::EnumerationEnd;
 use bnsl_solvers::interrupt;
 use bnsl_solvers::StopToken;
@@ -63,12 +61,11 @@ pub(crate) struct CollectArgs {
     /// parent, one column per child.
     #[arg(long, value_name = "FILE.csv", requires = "collect")]
     pub edges_out: Option<PathBuf>,
-    /// Make the ILP search meet every DAG. Without it, when data is scored with no
-    /// parent limit (--max-parents ≥ variables − 1), every parent set explored
-    /// (sequential search) and no constraint file, the networks within ε come in whole
-    /// Markov equivalence classes (BIC and BDeu give equivalent DAGs equal scores), so
-    /// the search skips the DAGs with a covered arc u → v, u > v, and completes each
-    /// class it meets from the DAG it found.
+    /// Make the ILP search meet every DAG. Without it, the search skips the DAGs with a
+    /// covered arc u → v, u > v, whose reversal gives a DAG of candidates scoring the
+    /// same, and completes the class of each DAG it meets; under BIC or BDeu (which give
+    /// Markov-equivalent DAGs equal scores) it then meets one DAG or a few per class.
+    /// The networks collected are the same.
     #[arg(long, requires = "collect")]
     pub every_dag: bool,
 }
@@ -123,7 +120,7 @@ pub(super) fn run(mut args: Args) -> anyhow::Result<ExitCode> {
         time_limit: args.run.time_limit.map(Duration::from_secs_f64),
         stop: StopToken::new(),
         engine,
-        whole_classes: data && !args.collect.every_dag && closed_under_equivalence(&args, &table)?,
+        whole_classes: !args.collect.every_dag,
     };
     interrupt::catch_ctrl_c(&options.stop);
     let shown = super::progress::CollectionProgress::new(args.ilp.log_progress);
@@ -209,17 +206,6 @@ fn set_pruning_gap(args: &mut Args, epsilon: f64) -> anyhow::Result<()> {
         None => args.scoring.prune_gap = Some(needed),
     }
     Ok(())
-}
-
-/// Whether data scored as `args` say gives `table` every DAG Markov-equivalent to a DAG
-/// within the collection's gap: no parent limit, every parent set explored (the
-/// sequential search without a budget; a `--candidates` restriction is symmetric, so
-/// equivalent DAGs, having one skeleton, share it), pruning with the collection's gap
-/// (`set_pruning_gap`) and no constraint file; both scores are score-equivalent.
-fn closed_under_equivalence(args: &Args, table: &ScoreTable) -> anyhow::Result<bool> {
-    let limit = args.scoring.max_parents.unwrap_or(DEFAULT_MAX_PARENTS);
-    let unlimited = limit + 1 >= table.n();
-    Ok(unlimited && args.scoring.selection()?.is_none() && args.constraints.is_none())
 }
 
 /// The status word of a collection.

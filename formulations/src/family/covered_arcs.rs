@@ -1,41 +1,59 @@
-//! Rows that leave one DAG or a few per Markov equivalence class, for collections whose
-//! networks come in whole classes (seed 002's collection on a score-equivalent table).
+//! Rows that leave one DAG or a few per Markov equivalence class, for collections
+//! (seed 002), which then complete each class from the DAG they find.
 //!
-//! An arc u → v of a DAG is *covered* when Pa(v) = Pa(u) ∪ {u}; reversing it gives a
-//! Markov-equivalent DAG (Chickering 1995, Lemma 1). Call it decreasing when u > v.
-//! Reversing a decreasing covered arc makes that arc increasing and leaves every other
-//! arc as it was, so repeated reversals end, at a DAG of the same class with no
-//! decreasing covered arc. The rows
+//! An arc u → v of a DAG is *covered* when Pa(v) = Pa(u) ∪ {u} = Π ∪ {u}; reversing it
+//! gives a Markov-equivalent DAG (Chickering 1995, Lemma 1), which differs in two
+//! families: (u, Π), (v, Π ∪ {u}) become (v, Π), (u, Π ∪ {v}). Call such a pair of
+//! candidates *swappable* when the other two are candidates as well and the two pairs'
+//! scores sum alike (within a tolerance; exactly so for every covered arc under a
+//! score-equivalent score such as BIC or BDeu), and the arc decreasing when u > v. The
+//! rows
 //!
 //! ```text
-//! x(u, Π) + x(v, Π ∪ {u}) ≤ 1        for u > v, v ∉ Π, both families candidates
+//! x(u, Π) + x(v, Π ∪ {u}) ≤ 1        for every swappable pair with u > v
 //! ```
 //!
-//! forbid exactly the decreasing covered arcs. They keep at least one DAG of every class
-//! whose DAGs are all made of candidates, with the score of every other (score
-//! equivalence), and in small classes usually exactly one; a search under them meets
-//! every such class, and the collection completes each class from the DAG it met.
-//!
-//! They are valid only for such collections: on a table that misses some DAGs of a
-//! class (a parent limit, constraints, a score that is not score-equivalent), they may
-//! cut off the class's only DAGs of candidates.
+//! lose no class. Reversing a decreasing covered arc of a swappable pair makes that arc
+//! increasing and leaves every other arc as it was, so from any DAG of candidates
+//! repeated reversals end, after at most as many as it has arcs, at an equivalent DAG
+//! of candidates that meets every row and scores the same up to that many tolerances.
+//! A table that is not score-equivalent, or misses some DAGs of a class (a parent limit,
+//! constraints, pruning), has fewer swappable pairs and so fewer rows; nothing else
+//! changes. Under BIC or BDeu with no parent limit small classes keep one DAG, larger
+//! ones a few.
 
 use super::FamilyIlp;
 use crate::milp::{MilpModel, VarId};
 use crate::varset::VarSet;
 use rustc_hash::FxHashMap;
 
-/// The column pairs `[x(u, Π), x(v, Π ∪ {u})]` of every row (see the module doc).
-pub fn decreasing_covered_arc_pairs(ilp: &FamilyIlp<'_>) -> Vec<[usize; 2]> {
+/// The column pairs `[x(u, Π), x(v, Π ∪ {u})]` of every row (see the module doc): the
+/// swappable pairs with u > v, whose score sums differ from their reversal's by at most
+/// `tolerance`.
+pub fn decreasing_covered_arc_pairs(ilp: &FamilyIlp<'_>, tolerance: f64) -> Vec<[usize; 2]> {
     let column_of: Vec<FxHashMap<&VarSet, usize>> = (0..ilp.n())
         .map(|v| ilp.columns_of(v).map(|c| (ilp.parents(c), c)).collect())
         .collect();
+    let score = |column: usize| {
+        let (v, k) = ilp.family(column);
+        ilp.table().candidates(v)[k].score
+    };
     let mut pairs = Vec::new();
     for v in 0..ilp.n() {
         for child_column in ilp.columns_of(v) {
             let parents = ilp.parents(child_column);
             for u in parents.iter().filter(|&u| u > v) {
-                if let Some(&parent_column) = column_of[u].get(&parents.without(u)) {
+                let base = parents.without(u);
+                let (Some(&parent_column), Some(&reversed_child), Some(&reversed_parent)) = (
+                    column_of[u].get(&base),
+                    column_of[v].get(&base),
+                    column_of[u].get(&base.with(v)),
+                ) else {
+                    continue;
+                };
+                let sum = score(parent_column) + score(child_column);
+                let reversed = score(reversed_child) + score(reversed_parent);
+                if (sum - reversed).abs() <= tolerance {
                     pairs.push([parent_column, child_column]);
                 }
             }
@@ -44,10 +62,14 @@ pub fn decreasing_covered_arc_pairs(ilp: &FamilyIlp<'_>) -> Vec<[usize; 2]> {
     pairs
 }
 
-/// Adds every row (`covered_<k>`, `x(u, Π) + x(v, Π ∪ {u}) ≤ 1`) to `model`, whose
-/// column `j` must be family column `j` (as in [`FamilyIlp::model`]).
-pub fn add_covered_arc_rows(ilp: &FamilyIlp<'_>, model: &mut MilpModel) {
-    for (k, pair) in decreasing_covered_arc_pairs(ilp).into_iter().enumerate() {
+/// Adds every row (`covered_<k>`, `x(u, Π) + x(v, Π ∪ {u}) ≤ 1`) of
+/// [`decreasing_covered_arc_pairs`] to `model`, whose column `j` must be family column
+/// `j` (as in [`FamilyIlp::model`]).
+pub fn add_covered_arc_rows(ilp: &FamilyIlp<'_>, tolerance: f64, model: &mut MilpModel) {
+    for (k, pair) in decreasing_covered_arc_pairs(ilp, tolerance)
+        .into_iter()
+        .enumerate()
+    {
         model
             .add_le(
                 format!("covered_{k}"),
@@ -63,35 +85,43 @@ mod tests {
     use super::*;
     use crate::score_table::{Candidate, ScoreTable};
 
-    /// Nodes 0, 1, 2; node 0 may take {1} or {1, 2}, node 1 {} or {2}, node 2 {}.
+    /// Nodes 0, 1, 2 with scores that sum alike on every reversal (σ(v, Π) = f(Π ∪ {v})
+    /// − f(Π)), some parent sets missing; then one score changed.
     #[test]
-    fn pairs_are_the_decreasing_covered_arcs() {
-        let c = |ps: &[usize]| Candidate {
-            parents: VarSet::from_members(3, ps.iter().copied()),
-            score: -1.0,
+    fn pairs_are_the_swappable_decreasing_covered_arcs() {
+        let f = |set: u64| -[0.0, 1.0, 2.0, 4.0, 3.0, 5.0, 6.5, 9.0][set as usize];
+        let c = |v: usize, ps: &[usize]| {
+            let set: u64 = ps.iter().map(|&p| 1 << p).sum();
+            Candidate {
+                parents: VarSet::from_members(3, ps.iter().copied()),
+                score: f(set | 1 << v) - f(set),
+            }
         };
-        let table = ScoreTable::new(
-            vec!["a".into(), "b".into(), "c".into()],
-            vec![
-                vec![c(&[]), c(&[1]), c(&[1, 2])],
-                vec![c(&[]), c(&[2])],
-                vec![c(&[])],
-            ],
-        )
-        .unwrap();
+        let candidates = vec![
+            vec![c(0, &[]), c(0, &[1]), c(0, &[1, 2])],
+            vec![c(1, &[]), c(1, &[0]), c(1, &[2]), c(1, &[0, 2])],
+            vec![c(2, &[]), c(2, &[1])],
+        ];
+        let names = vec!["a".into(), "b".into(), "c".into()];
+        let table = ScoreTable::new(names.clone(), candidates.clone()).unwrap();
         let ilp = FamilyIlp::new(&table);
         let col = |v: usize, k: usize| ilp.column(v, k);
-        let mut pairs = decreasing_covered_arc_pairs(&ilp);
+        let mut pairs = decreasing_covered_arc_pairs(&ilp, 1e-9);
         pairs.sort();
-        // 1 → 0 covered when Pa(1) = {} and Pa(0) = {1}, or Pa(1) = {2} and Pa(0) = {1, 2};
-        // 2 → 0 when Pa(2) = {} and Pa(0) = {2} (not a candidate) or Pa(2) = {1} (not one);
-        // 2 → 1 when Pa(2) = {} and Pa(1) = {2}.
-        let mut expected = vec![
-            [col(1, 0), col(0, 1)],
-            [col(1, 1), col(0, 2)],
-            [col(2, 0), col(1, 1)],
-        ];
+        // 1 → 0 with Π = {}: reversal (1, {}) → (0, {}), (1, {0}), all candidates.
+        // 1 → 0 with Π = {2}: (1, {2}), (0, {1, 2}) reverse to (0, {2}), missing.
+        // 2 → 1 with Π = {}: (2, {}), (1, {2}) reverse to (1, {}), (2, {1}).
+        // 2 → 1 with Π = {0}: (2, {0}) is missing.
+        let mut expected = vec![[col(1, 0), col(0, 1)], [col(2, 0), col(1, 2)]];
         expected.sort();
         assert_eq!(pairs, expected);
+        let mut changed = candidates;
+        changed[2][1].score += 0.5;
+        let table = ScoreTable::new(names, changed).unwrap();
+        let ilp = FamilyIlp::new(&table);
+        assert_eq!(
+            decreasing_covered_arc_pairs(&ilp, 1e-9),
+            vec![[col(1, 0), col(0, 1)]]
+        );
     }
 }

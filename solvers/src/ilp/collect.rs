@@ -39,14 +39,21 @@ pub struct CollectSettings {
     /// enumerates. It is collected if it reaches the threshold. SCIP's tree does not
     /// use it.
     pub start: Option<Dag>,
-    /// Whether the DAGs to collect come in whole Markov equivalence classes: every DAG
-    /// equivalent to a DAG above the threshold is made of candidates and scores the
-    /// same (a score-equivalent score such as BIC or BDeu, no parent limit, no
-    /// structural constraints, pruning with at least the collection's gap). Each DAG
-    /// recorded then brings its whole class, and SCIP's tree searches under the rows
-    /// of [`covered_arcs`](bnsl_formulations::family::covered_arcs), which leave one
-    /// DAG or a few per class. On any other table this loses networks.
+    /// Whether the search takes whole Markov equivalence classes: it runs under the rows
+    /// of [`covered_arcs`](bnsl_formulations::family::covered_arcs), which leave one DAG
+    /// or a few per class, and each DAG it meets scoring at least [`search_limit`]
+    /// brings the DAGs of its class that are made of candidates, each recorded on the
+    /// same terms as the others. It collects the same networks on any table, and far
+    /// fewer searched ones under a score-equivalent score (BIC, BDeu); a program with
+    /// side constraints ([`IlpOptions::side`]) does not take it.
     pub whole_classes: bool,
+}
+
+impl CollectSettings {
+    /// Whether the search takes whole classes (see [`CollectSettings::whole_classes`]).
+    pub(crate) fn takes_whole_classes(&self) -> bool {
+        self.whole_classes && self.ilp.side.is_none()
+    }
 }
 
 /// A snapshot of a running collection, for progress lines.
@@ -64,6 +71,22 @@ pub fn search_limit(threshold: f64) -> f64 {
     threshold - (1e-3f64).max(1e-9 * threshold.abs())
 }
 
+/// The tolerance of the covered-arc rows of a collection above `threshold` on `ilp`: a
+/// DAG and the DAG its swaps lead to differ by at most one tolerance per arc, so the
+/// tolerance is half the search's margin below the threshold over the most arcs a DAG
+/// of the table can have, and the DAG led to scores above [`search_limit`].
+pub(crate) fn covered_arc_tolerance(ilp: &FamilyIlp<'_>, threshold: f64) -> f64 {
+    let most_arcs: usize = (0..ilp.n())
+        .map(|v| {
+            ilp.columns_of(v)
+                .map(|c| ilp.parents(c).len())
+                .max()
+                .unwrap_or(0)
+        })
+        .sum();
+    (threshold - search_limit(threshold)) / (2 * most_arcs.max(1)) as f64
+}
+
 /// The DAGs collected so far, each once.
 pub(crate) struct Found {
     threshold: f64,
@@ -71,13 +94,25 @@ pub(crate) struct Found {
     /// The chosen columns of every DAG recorded.
     seen: FxHashSet<Box<[u32]>>,
     networks: Vec<(Dag, f64)>,
-    /// With [`CollectSettings::whole_classes`], each node's column of each parent set,
-    /// built at the first DAG recorded.
+    /// With whole classes, each node's column of each parent set, built at the first
+    /// class.
     class_columns: Option<Vec<FxHashMap<VarSet, usize>>>,
+    /// With whole classes, the chosen columns of every DAG of candidates in a class
+    /// already taken.
+    classes_taken: FxHashSet<Box<[u32]>>,
     whole_classes: bool,
 }
 
-/// Whether a DAG offered to [`Found::offer`] was recorded.
+/// The chosen columns of a DAG as a key.
+fn key_of(columns: &[usize]) -> Box<[u32]> {
+    columns
+        .iter()
+        .map(|&c| u32::try_from(c).expect("column indices fit in 32 bits"))
+        .collect()
+}
+
+/// Whether a DAG offered to [`Found::offer`] was recorded (with whole classes: any DAG
+/// of its class).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Offered {
     /// A new DAG reaching the threshold.
@@ -94,25 +129,33 @@ impl Found {
             seen: FxHashSet::default(),
             networks: Vec::new(),
             class_columns: None,
-            whole_classes: settings.whole_classes,
+            classes_taken: FxHashSet::default(),
+            whole_classes: settings.takes_whole_classes(),
         }
     }
 
     /// Records the graph of `columns` (one chosen column per node) if it is acyclic,
     /// new, and scores at least the threshold (recomputed from the table), unless the
-    /// network limit is reached. With [`CollectSettings::whole_classes`], a DAG recorded
-    /// brings the DAGs of its Markov equivalence class that are made of candidates,
-    /// each recorded on the same terms.
+    /// network limit is reached. With whole classes, a DAG of candidates scoring at
+    /// least [`search_limit`] brings instead every DAG of its Markov equivalence class
+    /// made of candidates, each recorded on those terms, and the result says whether any
+    /// was.
     pub(crate) fn offer(&mut self, ilp: &FamilyIlp<'_>, columns: &[usize]) -> Offered {
-        let offered = self.offer_one(ilp, columns);
-        if offered == Offered::Recorded && self.whole_classes {
-            self.offer_class(ilp);
+        if !self.whole_classes {
+            return self.offer_one(ilp, columns);
         }
-        offered
+        if self.is_full() || self.classes_taken.contains(&key_of(columns)) {
+            return Offered::Passed;
+        }
+        let dag = Dag::from_parents(columns.iter().map(|&c| ilp.parents(c).clone()).collect());
+        match dag.check(ilp.table()) {
+            Ok(score) if score >= search_limit(self.threshold) => self.offer_class(ilp, &dag),
+            _ => Offered::Passed,
+        }
     }
 
-    /// Offers the DAGs equivalent to the one recorded last.
-    fn offer_class(&mut self, ilp: &FamilyIlp<'_>) {
+    /// Offers every DAG of candidates equivalent to `dag` and marks them taken.
+    fn offer_class(&mut self, ilp: &FamilyIlp<'_>, dag: &Dag) -> Offered {
         let index = self.class_columns.get_or_insert_with(|| {
             (0..ilp.n())
                 .map(|v| {
@@ -122,10 +165,8 @@ impl Found {
                 })
                 .collect()
         });
-        let dag = &self.networks.last().expect("a DAG was recorded").0;
         let members: Vec<Vec<usize>> = equivalent_dags(dag)
             .iter()
-            .skip(1)
             .filter_map(|member| {
                 let parents = member.all_parents().iter();
                 parents
@@ -134,9 +175,14 @@ impl Found {
                     .collect()
             })
             .collect();
+        let mut offered = Offered::Passed;
         for columns in members {
-            self.offer_one(ilp, &columns);
+            self.classes_taken.insert(key_of(&columns));
+            if self.offer_one(ilp, &columns) == Offered::Recorded {
+                offered = Offered::Recorded;
+            }
         }
+        offered
     }
 
     /// [`Found::offer`] for one DAG.
@@ -144,10 +190,7 @@ impl Found {
         if self.is_full() {
             return Offered::Passed;
         }
-        let key: Box<[u32]> = columns
-            .iter()
-            .map(|&c| u32::try_from(c).expect("column indices fit in 32 bits"))
-            .collect();
+        let key = key_of(columns);
         if self.seen.contains(&key) {
             return Offered::Passed;
         }

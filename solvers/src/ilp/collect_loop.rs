@@ -36,7 +36,9 @@
 //! At least one MIP solve per DAG found by a MIP solve, plus one per region proven
 //! empty: much slower than SCIP's single tree where the regions stay large (README).
 
-use super::collect::{search_limit, CollectProgress, CollectSettings, Found, Offered};
+use super::collect::{
+    covered_arc_tolerance, search_limit, CollectProgress, CollectSettings, Found, Offered,
+};
 use super::cut_loop::{node_separator, root_cuts_from, round_search};
 use super::node_cuts::ClusterSeparator;
 use super::separation::{MilpSubIp, Pipeline};
@@ -270,8 +272,9 @@ impl<'a, 't> Rounds<'a, 't> {
         let root = root_cuts_from(backend, ilp, &root_options, &settings.clusters)?;
         let mut model = root.model;
         add_set_packing_rows(ilp, &mut model);
-        if settings.whole_classes {
-            add_covered_arc_rows(ilp, &mut model);
+        if settings.takes_whole_classes() {
+            let tolerance = covered_arc_tolerance(ilp, settings.threshold);
+            add_covered_arc_rows(ilp, tolerance, &mut model);
         }
         add_objective_row(ilp, &mut model, search_limit(settings.threshold));
         Ok(Rounds {

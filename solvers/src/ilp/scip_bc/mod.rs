@@ -33,7 +33,9 @@ mod root_stall;
 mod separator;
 mod sub_scip;
 
-use super::collect::{search_limit, CollectProgress, CollectSettings, Found};
+use super::collect::{
+    covered_arc_tolerance, search_limit, CollectProgress, CollectSettings, Found,
+};
 use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
@@ -541,8 +543,9 @@ impl ScipBranchAndCut {
         options.limits.validate()?;
         let (mut scip, vars, links) = self.build(ilp, &options)?;
         add_clusters(&mut scip, ilp, &vars, &settings.clusters);
-        if settings.whole_classes {
-            add_covered_arc_rows(&mut scip, ilp, &vars);
+        if settings.takes_whole_classes() {
+            let tolerance = covered_arc_tolerance(ilp, settings.threshold);
+            add_covered_arc_rows(&mut scip, ilp, tolerance, &vars);
         }
         let original = vars.iter().map(Variable::inner).collect();
         // SAFETY: as in `solve`; `ignore` is static.
@@ -702,8 +705,14 @@ fn add_clusters(
 
 /// Adds the rows that forbid decreasing covered arcs (module
 /// `bnsl_formulations::family::covered_arcs`) as set packings of two columns.
-fn add_covered_arc_rows(scip: &mut Model<ProblemCreated>, ilp: &FamilyIlp<'_>, vars: &[Variable]) {
-    for (k, [parent, child]) in decreasing_covered_arc_pairs(ilp).into_iter().enumerate() {
+fn add_covered_arc_rows(
+    scip: &mut Model<ProblemCreated>,
+    ilp: &FamilyIlp<'_>,
+    tolerance: f64,
+    vars: &[Variable],
+) {
+    let pairs = decreasing_covered_arc_pairs(ilp, tolerance);
+    for (k, [parent, child]) in pairs.into_iter().enumerate() {
         scip.add_cons_set_pack(vec![&vars[parent], &vars[child]], &format!("covered_{k}"));
     }
 }
