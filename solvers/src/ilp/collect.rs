@@ -247,6 +247,34 @@ mod tests {
     }
 
     /// A DAG is recorded once, when acyclic and at or above the threshold.
+    /// With whole classes, a DAG brings its equivalent DAG of candidates, recorded once;
+    /// a class above the search limit but below the threshold records nothing.
+    #[test]
+    fn found_takes_whole_classes() {
+        // Each node: {} −100, the other node −1: both one-arc DAGs score −101.
+        let table = table_from(2, &[vec![(0b10, -2)], vec![(0b01, -2)]]);
+        let ilp = FamilyIlp::new(&table);
+        let column = |v: usize, with_parent: bool| {
+            ilp.columns_of(v)
+                .find(|&c| ilp.parents(c).is_empty() != with_parent)
+                .unwrap()
+        };
+        let one_arc = [column(0, true), column(1, false)];
+        let reversed = [column(0, false), column(1, true)];
+        let settings = |threshold| CollectSettings {
+            threshold,
+            whole_classes: true,
+            ..CollectSettings::default()
+        };
+        let mut found = Found::new(&settings(-101.0));
+        assert_eq!(found.offer(&ilp, &one_arc), Offered::Recorded);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found.offer(&ilp, &reversed), Offered::Passed, "taken");
+        let mut above = Found::new(&settings(-101.0 + 5e-4));
+        assert_eq!(above.offer(&ilp, &one_arc), Offered::Passed);
+        assert_eq!(above.len(), 0);
+    }
+
     #[test]
     fn found_records_each_acyclic_dag_above_the_threshold_once() {
         // Each node: {} −100, the other node −1.
