@@ -278,16 +278,22 @@ mod tests {
         out
     }
 
+    /// `dags` grouped by their class key.
+    fn brute_force_classes(dags: &[Dag]) -> HashMap<MarkovClassKey, Vec<&Dag>> {
+        let mut classes: HashMap<MarkovClassKey, Vec<&Dag>> = HashMap::new();
+        for d in dags {
+            classes.entry(markov_class_key(d)).or_default().push(d);
+        }
+        classes
+    }
+
     /// On every DAG of up to 5 nodes, the covered-arc reversals reach exactly the DAGs of
     /// its class, and every class holds a DAG without a covered arc `u → v`, `u > v`.
     #[test]
     fn equivalent_dags_are_the_brute_force_class() {
         for n in 1..=5 {
             let dags = all_dags(n);
-            let mut classes: HashMap<MarkovClassKey, Vec<&Dag>> = HashMap::new();
-            for d in &dags {
-                classes.entry(markov_class_key(d)).or_default().push(d);
-            }
+            let classes = brute_force_classes(&dags);
             for members in classes.values() {
                 let mut expected: Vec<&[VarSet]> =
                     members.iter().map(|d| d.all_parents()).collect();
@@ -314,10 +320,7 @@ mod tests {
     fn cpdags_match_brute_force_classes() {
         for n in 1..=5 {
             let dags = all_dags(n);
-            let mut classes: HashMap<MarkovClassKey, Vec<&Dag>> = HashMap::new();
-            for d in &dags {
-                classes.entry(markov_class_key(d)).or_default().push(d);
-            }
+            let classes = brute_force_classes(&dags);
             let mut seen = HashMap::new();
             for (key, members) in &classes {
                 let c = cpdag(members[0]);
