@@ -22,18 +22,14 @@
 //! changes. Under BIC or BDeu with no parent limit small classes keep one DAG, larger
 //! ones a few.
 
-use super::FamilyIlp;
+use super::{ColumnIndex, FamilyIlp};
 use crate::milp::{MilpModel, VarId};
-use crate::varset::VarSet;
-use rustc_hash::FxHashMap;
 
 /// The column pairs `[x(u, Π), x(v, Π ∪ {u})]` of every row (see the module doc): the
 /// swappable pairs with u > v, whose score sums differ from their reversal's by at most
 /// `tolerance`.
 pub fn decreasing_covered_arc_pairs(ilp: &FamilyIlp<'_>, tolerance: f64) -> Vec<[usize; 2]> {
-    let column_of: Vec<FxHashMap<&VarSet, usize>> = (0..ilp.n())
-        .map(|v| ilp.columns_of(v).map(|c| (ilp.parents(c), c)).collect())
-        .collect();
+    let index = ColumnIndex::of(ilp);
     let score = |column: usize| {
         let (v, k) = ilp.family(column);
         ilp.table().candidates(v)[k].score
@@ -44,10 +40,10 @@ pub fn decreasing_covered_arc_pairs(ilp: &FamilyIlp<'_>, tolerance: f64) -> Vec<
             let parents = ilp.parents(child_column);
             for u in parents.iter().filter(|&u| u > v) {
                 let base = parents.without(u);
-                let (Some(&parent_column), Some(&reversed_child), Some(&reversed_parent)) = (
-                    column_of[u].get(&base),
-                    column_of[v].get(&base),
-                    column_of[u].get(&base.with(v)),
+                let (Some(parent_column), Some(reversed_child), Some(reversed_parent)) = (
+                    index.column(u, &base),
+                    index.column(v, &base),
+                    index.column(u, &base.with(v)),
                 ) else {
                     continue;
                 };
@@ -84,6 +80,7 @@ pub fn add_covered_arc_rows(ilp: &FamilyIlp<'_>, tolerance: f64, model: &mut Mil
 mod tests {
     use super::*;
     use crate::score_table::{Candidate, ScoreTable};
+    use crate::varset::VarSet;
 
     /// Nodes 0, 1, 2 with scores that sum alike on every reversal (σ(v, Π) = f(Π ∪ {v})
     /// − f(Π)), some parent sets missing; then one score changed.

@@ -29,6 +29,7 @@ use crate::dag::Dag;
 use crate::milp::{MilpModel, Sense, VarId};
 use crate::score_table::ScoreTable;
 use crate::varset::VarSet;
+use rustc_hash::FxHashMap;
 
 pub use cluster::{ClusterCut, ClusterForm};
 
@@ -178,6 +179,39 @@ impl<'t> FamilyIlp<'t> {
     }
 }
 
+/// Each node's column of each of its candidate parent sets, for looking families up
+/// by parent set in constant time ([`FamilyIlp::values_of`] scans the candidates).
+#[derive(Clone, Debug)]
+pub struct ColumnIndex {
+    columns: Vec<FxHashMap<VarSet, usize>>,
+}
+
+impl ColumnIndex {
+    /// The index of `ilp`'s columns.
+    pub fn of(ilp: &FamilyIlp<'_>) -> Self {
+        let columns = (0..ilp.n())
+            .map(|v| {
+                ilp.columns_of(v)
+                    .map(|c| (ilp.parents(c).clone(), c))
+                    .collect()
+            })
+            .collect();
+        ColumnIndex { columns }
+    }
+
+    /// The column of node `v` with `parents`, if they are a candidate.
+    pub fn column(&self, v: usize, parents: &VarSet) -> Option<usize> {
+        self.columns[v].get(parents).copied()
+    }
+
+    /// The columns of `dag`, if each of its parent sets is a candidate.
+    pub fn columns_of_dag(&self, dag: &Dag) -> Option<Vec<usize>> {
+        (0..dag.n())
+            .map(|v| self.column(v, dag.parents(v)))
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,7 +259,11 @@ mod tests {
         let values = ilp.values_of(&dag).unwrap();
         assert_eq!(values.iter().sum::<f64>(), 3.0);
         assert_eq!(ilp.graph_of(&values), dag);
+        let index = ColumnIndex::of(&ilp);
+        let columns = index.columns_of_dag(&dag).unwrap();
+        assert_eq!(columns, ilp.chosen_columns(&values));
         dag.set_parents(0, VarSet::from_members(3, [1, 2]));
         assert_eq!(ilp.values_of(&dag), None);
+        assert_eq!(index.columns_of_dag(&dag), None);
     }
 }

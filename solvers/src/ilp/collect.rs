@@ -13,8 +13,9 @@
 use super::IlpOptions;
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use bnsl_formulations::equivalence::equivalent_dags;
+use bnsl_formulations::family::ColumnIndex;
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 
 /// What to collect.
 #[derive(Clone, Debug, Default)]
@@ -94,9 +95,8 @@ pub(crate) struct Found {
     /// The chosen columns of every DAG recorded.
     seen: FxHashSet<Box<[u32]>>,
     networks: Vec<(Dag, f64)>,
-    /// With whole classes, each node's column of each parent set, built at the first
-    /// class.
-    class_columns: Option<Vec<FxHashMap<VarSet, usize>>>,
+    /// With whole classes, the table's columns by parent set, built at the first class.
+    class_columns: Option<ColumnIndex>,
     /// With whole classes, the chosen columns of every DAG of candidates in a class
     /// already taken.
     classes_taken: FxHashSet<Box<[u32]>>,
@@ -156,24 +156,12 @@ impl Found {
 
     /// Offers every DAG of candidates equivalent to `dag` and marks them taken.
     fn offer_class(&mut self, ilp: &FamilyIlp<'_>, dag: &Dag) -> Offered {
-        let index = self.class_columns.get_or_insert_with(|| {
-            (0..ilp.n())
-                .map(|v| {
-                    ilp.columns_of(v)
-                        .map(|c| (ilp.parents(c).clone(), c))
-                        .collect()
-                })
-                .collect()
-        });
+        let index = self
+            .class_columns
+            .get_or_insert_with(|| ColumnIndex::of(ilp));
         let members: Vec<Vec<usize>> = equivalent_dags(dag)
             .iter()
-            .filter_map(|member| {
-                let parents = member.all_parents().iter();
-                parents
-                    .zip(index.iter())
-                    .map(|(p, of)| of.get(p).copied())
-                    .collect()
-            })
+            .filter_map(|member| index.columns_of_dag(member))
             .collect();
         let mut offered = Offered::Passed;
         for columns in members {
@@ -246,7 +234,6 @@ mod tests {
         assert!(search_limit(-1e8) < -1e8 - 0.09);
     }
 
-    /// A DAG is recorded once, when acyclic and at or above the threshold.
     /// With whole classes, a DAG brings its equivalent DAG of candidates, recorded once;
     /// a class above the search limit but below the threshold records nothing.
     #[test]
@@ -275,6 +262,7 @@ mod tests {
         assert_eq!(above.len(), 0);
     }
 
+    /// A DAG is recorded once, when acyclic and at or above the threshold.
     #[test]
     fn found_records_each_acyclic_dag_above_the_threshold_once() {
         // Each node: {} −100, the other node −1.
