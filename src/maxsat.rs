@@ -12,7 +12,9 @@ use crate::report::{LearnReport, Status};
 use bnsl_formulations::maxsat::bnsl::{encode_bnsl, BnslEncoding};
 use bnsl_formulations::maxsat::treewidth::encode_bounded_treewidth;
 use bnsl_formulations::ScoreTable;
-use bnsl_solvers::maxsat::{solve_maxsat, MaxSatOptions, MaxSatProgress, MaxSatStatus};
+use bnsl_solvers::maxsat::{
+    solve_maxsat_seeded, MaxSatAlgorithm, MaxSatOptions, MaxSatProgress, MaxSatStatus,
+};
 use serde_json::json;
 
 /// A MaxSAT solve's progress in scores, for an [`Observer`].
@@ -27,12 +29,14 @@ pub struct MaxSatScores {
 }
 
 /// Solves `table` by MaxSAT with `options` into `report`, with treewidth at most `width`
-/// when given (the table's candidates then have at most `width` parents) (status, DAG, bound, and the
-/// fields `algorithm`, `cores`, `sat_calls`, `weight_digits`, `hard_clauses`,
-/// `soft_clauses`); `observer` sees each new bound.
+/// when given (the table's candidates then have at most `width` parents) (status, DAG,
+/// bound, and the fields `algorithm`, `seeded`, `cores`, `sat_calls`, `weight_digits`,
+/// `hard_clauses`, `soft_clauses`); the hitting-set search is seeded with each node's
+/// candidates when `seeded` ([`solve_maxsat_seeded`]); `observer` sees each new bound.
 pub fn run_maxsat(
     table: &ScoreTable,
     width: Option<usize>,
+    seeded: bool,
     options: &MaxSatOptions,
     report: &mut LearnReport,
     observer: &dyn Observer,
@@ -50,7 +54,10 @@ pub fn run_maxsat(
             progress: p.clone(),
         })
     };
-    let result = solve_maxsat(&encoding.wcnf, options, &watch).map_err(|e| e.to_string())?;
+    let seeded = seeded && options.algorithm == MaxSatAlgorithm::Ihs;
+    let groups: &[Vec<_>] = if seeded { &encoding.family_vars } else { &[] };
+    let result =
+        solve_maxsat_seeded(&encoding.wcnf, groups, options, &watch).map_err(|e| e.to_string())?;
     report.status = match result.status {
         MaxSatStatus::Optimal => Status::Optimal,
         MaxSatStatus::Feasible => Status::Feasible,
@@ -69,6 +76,7 @@ pub fn run_maxsat(
     }
     let fields = [
         ("algorithm", json!(options.algorithm.name())),
+        ("seeded", json!(seeded)),
         ("cores", json!(result.cores)),
         ("sat_calls", json!(result.sat_calls)),
         ("weight_digits", json!(encoding.digits)),

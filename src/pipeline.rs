@@ -282,6 +282,12 @@ pub struct LearnOptions {
     pub ktree_start: Option<AsobsOptions>,
     /// Settings of [`Method::Maxsat`] (its token is replaced by `stop`).
     pub maxsat: MaxSatOptions,
+    /// Whether the hitting-set search of [`Method::Maxsat`] is seeded with each node's
+    /// candidates, exactly one per node ([`solve_maxsat_seeded`]); `None`: seeded with a
+    /// treewidth bound only, where it proves more (README, "MaxSAT").
+    ///
+    /// [`solve_maxsat_seeded`]: bnsl_solvers::maxsat::solve_maxsat_seeded
+    pub ihs_seeding: Option<bool>,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
     /// engines and the order searches then report what they have. It replaces the
     /// tokens inside `ilp` and `heuristic`.
@@ -302,6 +308,7 @@ impl LearnOptions {
             ktree_climb: DEFAULT_CLIMB_STEPS,
             ktree_start: None,
             maxsat: MaxSatOptions::default(),
+            ihs_seeding: None,
             stop: StopToken::new(),
         }
     }
@@ -625,7 +632,8 @@ pub fn learn(
                 ..opts.maxsat.clone()
             };
             observer.stage(EXACT_SOLVE, None);
-            let solved = run_maxsat(table, width, &options, &mut report, observer);
+            let seeded = opts.ihs_seeding.unwrap_or(width.is_some());
+            let solved = run_maxsat(table, width, seeded, &options, &mut report, observer);
             observer.stage_done();
             solved.map_err(LearnError::Internal)?;
         }

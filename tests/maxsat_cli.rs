@@ -207,9 +207,8 @@ fn bad_answers_and_options_are_refused() {
 }
 
 /// `--method maxsat` proves the DP's optimum on the small shipped files with every
-/// algorithm (the hitting sets of ihs on the pure-Rust back-end, and on HiGHS in a
-/// native build), with
-/// the solver's counts in the JSON.
+/// algorithm (the hitting sets of ihs on the pure-Rust back-end, seeded or not, and on
+/// HiGHS in a native build), with the solver's counts in the JSON.
 #[test]
 fn the_built_in_solver_proves_the_dp_optimum() {
     for name in [
@@ -220,9 +219,15 @@ fn the_built_in_solver_proves_the_dp_optimum() {
     ] {
         let scores = shipped_scores(name);
         let dp = run_json(&["learn", &scores, "--method", "dp", "--json"]);
-        let mut runs: Vec<(&str, &[&str])> = vec![("oll", &[]), ("lsu", &[]), ("ihs", &[])];
+        let mut runs: Vec<(&str, &[&str])> = vec![
+            ("oll", &[]),
+            ("lsu", &[]),
+            ("ihs", &[]),
+            ("ihs", &["--ihs-seeding", "on"]),
+        ];
         if cfg!(feature = "highs") {
             runs.push(("ihs", &["--backend", "highs"]));
+            runs.push(("ihs", &["--backend", "highs", "--ihs-seeding", "on"]));
         }
         for (algorithm, backend) in runs {
             let mut args = vec![
@@ -238,6 +243,11 @@ fn the_built_in_solver_proves_the_dp_optimum() {
             let answer = run_json(&args);
             assert_eq!(answer["status"], "optimal", "{name} {algorithm}");
             assert_eq!(answer["algorithm"], algorithm);
+            assert_eq!(
+                answer["seeded"],
+                backend.contains(&"on"),
+                "{name} {backend:?}"
+            );
             let score = answer["score"].as_f64().unwrap();
             let best = dp["score"].as_f64().unwrap();
             assert!(
@@ -283,6 +293,24 @@ fn maxsat_options_are_checked() {
         &["learn", &scores, "--method", "maxsat", "--backend", "highs"],
         &["--backend needs --method ilp"],
     );
+    for wrong in [
+        &["learn", &scores, "--ihs-seeding", "on"][..],
+        &[
+            "learn",
+            &scores,
+            "--method",
+            "maxsat",
+            "--maxsat-algorithm",
+            "oll",
+            "--ihs-seeding",
+            "off",
+        ],
+    ] {
+        fails_with(
+            wrong,
+            &["--ihs-seeding needs --method maxsat with the ihs algorithm"],
+        );
+    }
     fails_with(
         &["learn", &scores, "--method", "asobs", "--treewidth", "2"],
         &[
@@ -381,22 +409,28 @@ fn bounded_treewidth_by_maxsat_agrees_with_the_milp() {
                 width,
                 "--json",
             ]);
-            let maxsat = run_json(&[
-                "learn",
-                &scores,
-                "--method",
-                "maxsat",
-                "--treewidth",
-                width,
-                "--json",
-            ]);
-            assert_eq!(maxsat["status"], "optimal", "{name} W={width}");
-            let (a, b) = (
-                maxsat["score"].as_f64().unwrap(),
-                milp["score"].as_f64().unwrap(),
-            );
-            assert!((a - b).abs() < 1e-6, "{name} W={width}: {a} vs {b}");
-            assert!(maxsat["treewidth"].as_u64().unwrap() <= width.parse().unwrap());
+            // Seeded by default with a treewidth bound.
+            for (seeding, seeded) in [(&[][..], true), (&["--ihs-seeding", "off"][..], false)] {
+                let mut args = vec![
+                    "learn",
+                    &scores,
+                    "--method",
+                    "maxsat",
+                    "--treewidth",
+                    width,
+                    "--json",
+                ];
+                args.extend(seeding);
+                let maxsat = run_json(&args);
+                assert_eq!(maxsat["status"], "optimal", "{name} W={width}");
+                assert_eq!(maxsat["seeded"], seeded);
+                let (a, b) = (
+                    maxsat["score"].as_f64().unwrap(),
+                    milp["score"].as_f64().unwrap(),
+                );
+                assert!((a - b).abs() < 1e-6, "{name} W={width}: {a} vs {b}");
+                assert!(maxsat["treewidth"].as_u64().unwrap() <= width.parse().unwrap());
+            }
         }
     }
     let tmp = tempfile::tempdir().unwrap();

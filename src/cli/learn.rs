@@ -79,6 +79,12 @@ pub(crate) struct Args {
     /// cheaper one exists.
     #[arg(long, value_enum, value_name = "ihs|oll|lsu")]
     pub maxsat_algorithm: Option<MaxSatAlgorithmArg>,
+    /// Seed the hitting-set program of --method maxsat (ihs) with one row per node
+    /// (exactly one parent set each) and take cores that cut off its LP relaxation
+    /// before each MILP call. Default: on with --treewidth, off without (README,
+    /// "MaxSAT").
+    #[arg(long, value_enum, value_name = "on|off")]
+    pub ihs_seeding: Option<SeedingArg>,
     /// For an optimal answer, write into DIR a proof of its optimality that `bnsl verify
     /// --proof DIR` (or drat-trim) checks: the CNF "some network costs less" of the
     /// MaxSAT encoding and varisat's DRAT refutation of it (within --time-limit, again).
@@ -112,6 +118,15 @@ impl From<MaxSatAlgorithmArg> for MaxSatAlgorithm {
             MaxSatAlgorithmArg::Ihs => MaxSatAlgorithm::Ihs,
         }
     }
+}
+
+/// The values of `--ihs-seeding`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SeedingArg {
+    /// Seeded.
+    On,
+    /// Not seeded.
+    Off,
 }
 
 /// Limits every method shares.
@@ -900,6 +915,14 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.maxsat_algorithm.is_some() && method != Method::Maxsat {
         bail!("--maxsat-algorithm needs --method maxsat");
     }
+    if args.ihs_seeding.is_some()
+        && (method != Method::Maxsat
+            || args
+                .maxsat_algorithm
+                .is_some_and(|a| a != MaxSatAlgorithmArg::Ihs))
+    {
+        bail!("--ihs-seeding needs --method maxsat with the ihs algorithm");
+    }
     for (given, flag) in [
         (args.proof.is_some(), "--proof"),
         (args.certificate.is_some(), "--certificate"),
@@ -941,6 +964,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 _ => None,
             },
         },
+        ihs_seeding: args.ihs_seeding.map(|s| s == SeedingArg::On),
         stop: StopToken::new(),
     };
     // Every method stops at Ctrl+C: the ILP engines and the order searches report what

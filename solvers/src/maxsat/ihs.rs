@@ -15,6 +15,11 @@
 //! 2. The MILP `min Σ w_j y_j` subject to `Σ_{j ∈ K} y_j ≥ 1` for every core `K` gives
 //!    the next hitting set and raises the lower bound to its cost.
 //!
+//! Seeded with groups of literals of which every model sets exactly one (see
+//! [`solve_maxsat_seeded`](super::solve_maxsat_seeded)), the program starts with a row
+//! `Σ y = 1` per group, and before each MILP call up to [`LP_ROUNDS`] rounds find cores
+//! that cut off the optimum of its LP relaxation (see `lp_rounds`).
+//!
 //! The search ends when the lower bound reaches the incumbent, or when a cheapest
 //! hitting set meets no new core (its model is then optimal). The bound is the cost of a
 //! hitting set the back-end declared cheapest, so it holds as far as that declaration
@@ -32,6 +37,15 @@ use std::time::Instant;
 
 /// Greedy rounds of core extraction between two hitting sets from the MILP.
 const GREEDY_ROUNDS: usize = 10;
+
+/// Rounds of LP-guided cores before each hitting set from the MILP.
+const LP_ROUNDS: usize = 50;
+
+/// The largest cost of the LP relaxation's scaled objective.
+const LP_LARGEST_COST: f64 = 1e3;
+
+/// An LP value above this puts a soft clause in the relaxation's support.
+const LP_SUPPORT: f64 = 1e-6;
 
 /// Cores of more members than this are only trimmed, not reduced to a minimal core: a
 /// minimal one costs a SAT call per member.
@@ -66,28 +80,106 @@ impl Softs {
     }
 }
 
-/// The hitting-set program, grown by a column per soft clause met in a core and a row
-/// per core.
+/// The hitting-set program: a column per soft clause met in a core or a seeded group, a
+/// zero-cost column per group literal in no soft clause, a row per group and a row per
+/// core.
 struct HittingSets {
     model: MilpModel,
     column: FxHashMap<usize, VarId>,
 }
 
 impl HittingSets {
-    fn add_core(&mut self, core: &[usize], softs: &Softs) {
-        let mut row = Vec::with_capacity(core.len());
-        for &j in core {
-            let id = *self.column.entry(j).or_insert_with(|| {
-                self.model
-                    .add_binary(format!("y{j}"), softs.weights[j] as f64)
-                    .expect("a fresh column name")
-            });
-            row.push((id, 1.0));
+    /// The program with a row `Σ y = 1` per group of `exactly_one` (see
+    /// [`solve_maxsat_seeded`](super::solve_maxsat_seeded)).
+    fn seeded(exactly_one: &[Vec<Lit>], softs: &Softs) -> Self {
+        let mut programs = HittingSets {
+            model: MilpModel::new(Sense::Minimize),
+            column: FxHashMap::default(),
+        };
+        for (g, group) in exactly_one.iter().enumerate() {
+            let row: Vec<(VarId, f64)> = group
+                .iter()
+                .map(|&x| match softs.by_lit.get(&-x) {
+                    Some(&j) => (programs.soft_column(j, softs), 1.0),
+                    None => (programs.free_column(x), 1.0),
+                })
+                .collect();
+            programs
+                .model
+                .add_eq(format!("group{g}"), row, 1.0)
+                .expect("a row over existing columns");
         }
+        programs
+    }
+
+    fn soft_column(&mut self, j: usize, softs: &Softs) -> VarId {
+        *self.column.entry(j).or_insert_with(|| {
+            self.model
+                .add_binary(format!("y{j}"), softs.weights[j] as f64)
+                .expect("a fresh column name")
+        })
+    }
+
+    /// A zero-cost column for literal `x`, true in a model that sets it.
+    fn free_column(&mut self, x: Lit) -> VarId {
+        self.model
+            .add_binary(
+                format!("free{}{}", if x < 0 { "n" } else { "p" }, x.abs()),
+                0.0,
+            )
+            .expect("a fresh column name")
+    }
+
+    fn add_core(&mut self, core: &[usize], softs: &Softs) {
+        let row: Vec<(VarId, f64)> = core
+            .iter()
+            .map(|&j| (self.soft_column(j, softs), 1.0))
+            .collect();
         let name = format!("core{}", self.model.num_rows());
         self.model
             .add_ge(name, row, 1.0)
             .expect("a row over existing columns");
+    }
+
+    /// The soft clauses (by index) the LP relaxation's optimum gives a value above
+    /// [`LP_SUPPORT`]; `None` when a limit stopped the back-end first.
+    fn lp_support(
+        &self,
+        backend: &dyn MilpBackend,
+        limits: &Limits,
+    ) -> Result<Option<Vec<usize>>, SolverError> {
+        let outcome = backend.solve(&self.scaled_relaxation(), limits)?;
+        let Some(values) = outcome.values else {
+            return Ok(None);
+        };
+        Ok(Some(
+            self.column
+                .iter()
+                .filter(|(_, id)| values[id.index()] > LP_SUPPORT)
+                .map(|(&j, _)| j)
+                .collect(),
+        ))
+    }
+
+    /// The LP relaxation with its costs scaled to at most [`LP_LARGEST_COST`]: the same
+    /// optimal points, and costs near 10^12 make HiGHS's dual simplex fail ("excessive
+    /// dual values").
+    fn scaled_relaxation(&self) -> MilpModel {
+        let mut relaxation = self.model.relaxation();
+        let largest = relaxation
+            .variables()
+            .iter()
+            .map(|v| v.objective)
+            .fold(0.0, f64::max);
+        if largest > LP_LARGEST_COST {
+            let scale = LP_LARGEST_COST / largest;
+            for (i, v) in self.model.variables().iter().enumerate() {
+                relaxation
+                    .set_objective(VarId::from_index(i), v.objective * scale)
+                    .expect("a column of the program");
+            }
+        }
+        relaxation
     }
 
     /// A cheapest hitting set of the cores (by soft index) and whether the back-end
@@ -112,13 +204,15 @@ impl HittingSets {
 }
 
 /// Runs the implicit-hitting-set search on the formula of `search` (its hard clauses
-/// already in the oracle), with hitting sets from `backend`.
-pub(super) fn run(search: &mut Search<'_>, backend: &dyn MilpBackend) -> Outcome {
+/// already in the oracle), with hitting sets from `backend` in a program seeded with the
+/// groups of `exactly_one`.
+pub(super) fn run(
+    search: &mut Search<'_>,
+    exactly_one: &[Vec<Lit>],
+    backend: &dyn MilpBackend,
+) -> Outcome {
     let softs = Softs::new(search);
-    let mut programs = HittingSets {
-        model: MilpModel::new(Sense::Minimize),
-        column: FxHashMap::default(),
-    };
+    let mut programs = HittingSets::seeded(exactly_one, &softs);
     if let Some(end) = search.first_model() {
         return end;
     }
@@ -139,15 +233,12 @@ pub(super) fn run(search: &mut Search<'_>, backend: &dyn MilpBackend) -> Outcome
             search.lower_bound = search.upper_bound().unwrap_or(search.lower_bound);
             return Outcome::Closed;
         }
-        let limit = search.oracle.limit();
-        let limits = Limits {
-            time_limit: limit
-                .deadline
-                .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
-            stop: limit.stop.clone(),
-            ..Limits::default()
-        };
-        let (chosen, proved) = match programs.solve(backend, &limits) {
+        if !exactly_one.is_empty() {
+            if let Err(end) = lp_rounds(search, &softs, &mut programs, backend) {
+                return end;
+            }
+        }
+        let (chosen, proved) = match programs.solve(backend, &back_end_limits(search)) {
             Ok(Some(found)) => found,
             Ok(None) => return Outcome::Stopped,
             Err(e) => {
@@ -168,6 +259,53 @@ pub(super) fn run(search: &mut Search<'_>, backend: &dyn MilpBackend) -> Outcome
             return Outcome::Closed;
         }
     }
+}
+
+/// The limits of a back-end call: the search's deadline and stop token.
+fn back_end_limits(search: &Search<'_>) -> Limits {
+    let limit = search.oracle.limit();
+    Limits {
+        time_limit: limit
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()).as_secs_f64()),
+        stop: limit.stop.clone(),
+        ..Limits::default()
+    }
+}
+
+/// Rounds of cores that cut off the LP relaxation's optimum: each solves the relaxation
+/// and finds disjoint cores among the soft clauses it gives (nearly) zero, until a round
+/// finds none or [`LP_ROUNDS`] have run. Such a core's row is violated by the LP
+/// optimum, so the relaxation, and with it the next hitting set, moves; this is the
+/// family ILP's cluster-cut loop with the SAT solver as the separator.
+fn lp_rounds(
+    search: &mut Search<'_>,
+    softs: &Softs,
+    programs: &mut HittingSets,
+    backend: &dyn MilpBackend,
+) -> Result<(), Outcome> {
+    for _ in 0..LP_ROUNDS {
+        let support = match programs.lp_support(backend, &back_end_limits(search)) {
+            Ok(Some(support)) => support,
+            Ok(None) => return Err(Outcome::Stopped),
+            Err(e) => {
+                search.failure = Some(format!("the hitting-set back-end failed: {e}"));
+                return Err(Outcome::Stopped);
+            }
+        };
+        let mut outside = vec![false; softs.lits.len()];
+        for j in support {
+            outside[j] = true;
+        }
+        let cores = extract_cores(search, softs, &outside)?;
+        if cores.is_empty() || search.closed() {
+            break;
+        }
+        for core in cores {
+            programs.add_core(&core, softs);
+        }
+    }
+    Ok(())
 }
 
 /// Finds cores under `hitting_set` and then under greedy extensions of it (each new

@@ -152,6 +152,27 @@ pub fn solve_maxsat(
     options: &MaxSatOptions,
     progress: &dyn Fn(&MaxSatProgress),
 ) -> Result<MaxSatResult, MaxSatError> {
+    solve_maxsat_seeded(wcnf, &[], options, progress)
+}
+
+/// [`solve_maxsat`] on a formula whose every model of the hard clauses sets exactly one
+/// literal of each group of `exactly_one` true, such as the candidates of each node in
+/// [`BnslEncoding::family_vars`](bnsl_formulations::maxsat::bnsl::BnslEncoding).
+/// [`MaxSatAlgorithm::Ihs`] seeds its hitting-set program with these groups (MaxHS's
+/// seeding, Davies & Bacchus 2013): a row `Σ y = 1` per group, over the soft clauses
+/// `¬x` of its literals and a zero-cost column for each literal that is in no soft
+/// clause. Every model meets those rows, so the bound stays valid; on the BNSL encoding
+/// the hitting-set program becomes the family ILP with the cores as its cluster-like
+/// rows (Saikko, Malone & Järvisalo 2015). With groups, ihs also takes cores that cut
+/// off the LP relaxation's optimum before each MILP call. Empty groups: the search of
+/// [`solve_maxsat`]. The other algorithms ignore the groups. A group that does not hold
+/// of the formula makes the bound wrong.
+pub fn solve_maxsat_seeded(
+    wcnf: &Wcnf,
+    exactly_one: &[Vec<Lit>],
+    options: &MaxSatOptions,
+    progress: &dyn Fn(&MaxSatProgress),
+) -> Result<MaxSatResult, MaxSatError> {
     let hitting_sets = match (options.algorithm, &options.hitting_sets) {
         (MaxSatAlgorithm::Ihs, Some(backend)) => Some(Arc::clone(&backend.0)),
         (MaxSatAlgorithm::Ihs, None) => Some(Arc::from(
@@ -172,7 +193,7 @@ pub fn solve_maxsat(
         MaxSatAlgorithm::Lsu => lsu::run(&mut search),
         MaxSatAlgorithm::Ihs => {
             let backend = hitting_sets.expect("ihs has a back-end");
-            ihs::run(&mut search, backend.as_ref())
+            ihs::run(&mut search, exactly_one, backend.as_ref())
         }
     };
     Ok(search.finish(status))

@@ -206,6 +206,15 @@ proptest! {
     }
 }
 
+/// `table` without the candidates of more than `width` parents, as the bounded-treewidth
+/// encoding takes it.
+fn within_parent_limit(table: &ScoreTable, width: usize) -> ScoreTable {
+    StructuralConstraints::default()
+        .with_parent_limit(Some(width))
+        .restrict(table)
+        .expect("the empty set is a candidate")
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(60))]
 
@@ -215,10 +224,7 @@ proptest! {
     fn the_treewidth_encoding_solves_to_the_brute_force_optimum(
         table in arb_table(6), width in 1usize..=3
     ) {
-        let narrow = StructuralConstraints::default()
-            .with_parent_limit(Some(width))
-            .restrict(&table)
-            .expect("the empty set is a candidate");
+        let narrow = within_parent_limit(&table, width);
         let encoding = encode_bounded_treewidth(&narrow, width).expect("parents within W");
         let result = solve(&encoding.wcnf, MaxSatAlgorithm::Oll);
         prop_assert_eq!(result.status, MaxSatStatus::Optimal);
@@ -230,6 +236,47 @@ proptest! {
         prop_assert!((score - best).abs() < 1e-6, "W={}: {} vs {}", width, score, best);
         let shown = treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper;
         prop_assert!(shown <= width);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    /// Seeded with each node's candidates as a group, the hitting-set search of every
+    /// back-end proves the DP's optimum of the plain encoding and the brute force's best
+    /// DAG within the width of the bounded-treewidth one, its bound at its cost.
+    #[test]
+    fn seeded_hitting_sets_reach_the_optimum_of_both_encodings(
+        table in arb_table(6), width in 1usize..=3
+    ) {
+        let narrow = within_parent_limit(&table, width);
+        let plain = (encode_bnsl(&table), &table, solve_dp(&table, &DpOptions::default())
+            .expect("a DAG").score);
+        let bounded = (
+            encode_bounded_treewidth(&narrow, width).expect("parents within W"),
+            &narrow,
+            brute_force_within_width(&narrow, width),
+        );
+        for (encoding, scored, best) in [plain, bounded] {
+            for backend in crate::milp::backends() {
+                let name = backend.name();
+                let options = MaxSatOptions {
+                    algorithm: MaxSatAlgorithm::Ihs,
+                    hitting_sets: Some(HittingSetBackend(std::sync::Arc::from(backend))),
+                    ..Default::default()
+                };
+                let result =
+                    solve_maxsat_seeded(&encoding.wcnf, &encoding.family_vars, &options, &|_| {})
+                        .expect("a back-end is given");
+                prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
+                prop_assert_eq!(result.cost, Some(result.lower_bound), "{}", name);
+                let (_, score) = encoding
+                    .family_map(scored)
+                    .decode(result.model.as_ref().expect("a model"))
+                    .expect("a DAG");
+                prop_assert!((score - best).abs() < 1e-6, "{}: {} vs {}", name, score, best);
+            }
+        }
     }
 }
 
