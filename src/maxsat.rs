@@ -1,5 +1,5 @@
 //! Learning by MaxSAT (SPEC C7): the table's weighted MaxSAT encoding
-//! ([`encode_bnsl`]) solved by the built-in solver on batsat ([`solve_maxsat`]), and
+//! ([`encode_bnsl`]) solved by the built-in solver on batsat ([`solve_maxsat_seeded`]), and
 //! its model decoded into a DAG whose score is recomputed from the table.
 //!
 //! The encoding's weights are scores scaled by `10^d` and rounded (the JSON says `d` as
