@@ -149,16 +149,18 @@ impl HittingSets {
         limits: &Limits,
     ) -> Result<Option<Vec<usize>>, SolverError> {
         let outcome = backend.solve(&self.scaled_relaxation(), limits)?;
-        let Some(values) = outcome.values else {
-            return Ok(None);
-        };
-        Ok(Some(
-            self.column
-                .iter()
-                .filter(|(_, id)| values[id.index()] > LP_SUPPORT)
-                .map(|(&j, _)| j)
-                .collect(),
-        ))
+        Ok(outcome
+            .values
+            .map(|values| self.softs_above(&values, LP_SUPPORT)))
+    }
+
+    /// The soft clauses (by index) whose columns `values` set above `threshold`.
+    fn softs_above(&self, values: &[f64], threshold: f64) -> Vec<usize> {
+        self.column
+            .iter()
+            .filter(|(_, id)| values[id.index()] > threshold)
+            .map(|(&j, _)| j)
+            .collect()
     }
 
     /// The LP relaxation with its costs scaled to at most [`LP_LARGEST_COST`]: the same
@@ -193,12 +195,7 @@ impl HittingSets {
         let Some(values) = outcome.values else {
             return Ok(None);
         };
-        let chosen = self
-            .column
-            .iter()
-            .filter(|(_, id)| values[id.index()] > 0.5)
-            .map(|(&j, _)| j)
-            .collect();
+        let chosen = self.softs_above(&values, 0.5);
         Ok(Some((chosen, outcome.status == Status::Optimal)))
     }
 }
@@ -241,15 +238,9 @@ pub(super) fn run(
         let (chosen, proved) = match programs.solve(backend, &back_end_limits(search)) {
             Ok(Some(found)) => found,
             Ok(None) => return Outcome::Stopped,
-            Err(e) => {
-                search.failure = Some(format!("the hitting-set back-end failed: {e}"));
-                return Outcome::Stopped;
-            }
+            Err(e) => return back_end_failed(search, e),
         };
-        hitting_set.iter_mut().for_each(|h| *h = false);
-        for &j in &chosen {
-            hitting_set[j] = true;
-        }
+        hitting_set = members(&chosen, softs.lits.len());
         if !proved {
             return Outcome::Stopped;
         }
@@ -259,6 +250,21 @@ pub(super) fn run(
             return Outcome::Closed;
         }
     }
+}
+
+/// Records the back-end's error as the reason the search stopped.
+fn back_end_failed(search: &mut Search<'_>, error: SolverError) -> Outcome {
+    search.failure = Some(format!("the hitting-set back-end failed: {error}"));
+    Outcome::Stopped
+}
+
+/// The set of soft clauses `indices` as a mask over `len` of them.
+fn members(indices: &[usize], len: usize) -> Vec<bool> {
+    let mut mask = vec![false; len];
+    for &j in indices {
+        mask[j] = true;
+    }
+    mask
 }
 
 /// The limits of a back-end call: the search's deadline and stop token.
@@ -288,16 +294,9 @@ fn lp_rounds(
         let support = match programs.lp_support(backend, &back_end_limits(search)) {
             Ok(Some(support)) => support,
             Ok(None) => return Err(Outcome::Stopped),
-            Err(e) => {
-                search.failure = Some(format!("the hitting-set back-end failed: {e}"));
-                return Err(Outcome::Stopped);
-            }
+            Err(e) => return Err(back_end_failed(search, e)),
         };
-        let mut outside = vec![false; softs.lits.len()];
-        for j in support {
-            outside[j] = true;
-        }
-        let cores = extract_cores(search, softs, &outside)?;
+        let cores = extract_cores(search, softs, &members(&support, softs.lits.len()))?;
         if cores.is_empty() || search.closed() {
             break;
         }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::dp::{solve_dp, DpOptions};
 use crate::test_tables::{arb_table, brute_force_within_width};
-use bnsl_formulations::maxsat::bnsl::encode_bnsl;
+use bnsl_formulations::maxsat::bnsl::{encode_bnsl, BnslEncoding};
 use bnsl_formulations::maxsat::cost_bound::bounded_cost_cnf;
 use bnsl_formulations::maxsat::treewidth::encode_bounded_treewidth;
 use bnsl_formulations::maxsat::Lit;
@@ -36,6 +36,23 @@ fn algorithms() -> Vec<MaxSatAlgorithm> {
         all.push(MaxSatAlgorithm::Ihs);
     }
     all
+}
+
+/// The hitting-set search with its hitting sets from `backend`.
+fn ihs_on(backend: Box<dyn crate::milp::MilpBackend>) -> MaxSatOptions {
+    MaxSatOptions {
+        algorithm: MaxSatAlgorithm::Ihs,
+        hitting_sets: Some(HittingSetBackend(std::sync::Arc::from(backend))),
+        ..Default::default()
+    }
+}
+
+/// The network of `result`'s model in `encoding` of `table`, and its score.
+fn decoded(encoding: &BnslEncoding, table: &ScoreTable, result: &MaxSatResult) -> (Dag, f64) {
+    encoding
+        .family_map(table)
+        .decode(result.model.as_ref().expect("a model"))
+        .expect("a DAG")
 }
 
 fn arb_clause(vars: u32, len: std::ops::RangeInclusive<usize>) -> impl Strategy<Value = Vec<Lit>> {
@@ -104,11 +121,7 @@ proptest! {
         let best = brute_force(&wcnf);
         for backend in crate::milp::backends() {
             let name = backend.name();
-            let options = MaxSatOptions {
-                algorithm: MaxSatAlgorithm::Ihs,
-                hitting_sets: Some(HittingSetBackend(std::sync::Arc::from(backend))),
-                ..Default::default()
-            };
+            let options = ihs_on(backend);
             let result = solve_maxsat(&wcnf, &options, &|_| {}).expect("a back-end is given");
             match best {
                 None => prop_assert_eq!(result.status, MaxSatStatus::Unsatisfiable, "{}", name),
@@ -228,10 +241,7 @@ proptest! {
         let encoding = encode_bounded_treewidth(&narrow, width).expect("parents within W");
         let result = solve(&encoding.wcnf, MaxSatAlgorithm::Oll);
         prop_assert_eq!(result.status, MaxSatStatus::Optimal);
-        let (dag, score) = encoding
-            .family_map(&narrow)
-            .decode(result.model.as_ref().expect("a model"))
-            .expect("a DAG");
+        let (dag, score) = decoded(&encoding, &narrow, &result);
         let best = brute_force_within_width(&narrow, width);
         prop_assert!((score - best).abs() < 1e-6, "W={}: {} vs {}", width, score, best);
         let shown = treewidth(&moral_graph(&dag), &TreewidthLimits::default()).upper;
@@ -260,20 +270,13 @@ proptest! {
         for (encoding, scored, best) in [plain, bounded] {
             for backend in crate::milp::backends() {
                 let name = backend.name();
-                let options = MaxSatOptions {
-                    algorithm: MaxSatAlgorithm::Ihs,
-                    hitting_sets: Some(HittingSetBackend(std::sync::Arc::from(backend))),
-                    ..Default::default()
-                };
+                let options = ihs_on(backend);
                 let result =
                     solve_maxsat_seeded(&encoding.wcnf, &encoding.family_vars, &options, &|_| {})
                         .expect("a back-end is given");
                 prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
                 prop_assert_eq!(result.cost, Some(result.lower_bound), "{}", name);
-                let (_, score) = encoding
-                    .family_map(scored)
-                    .decode(result.model.as_ref().expect("a model"))
-                    .expect("a DAG");
+                let (_, score) = decoded(&encoding, scored, &result);
                 prop_assert!((score - best).abs() < 1e-6, "{}: {} vs {}", name, score, best);
             }
         }
