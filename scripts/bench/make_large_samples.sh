@@ -14,10 +14,14 @@ out=${1:-$root/target/large-samples}
 bnsl=${BNSL:-$root/target/release/bnsl}
 networks=${NETWORKS:-$root/../shared/instances/bif/bnlearn_pgmpy}
 mkdir -p "$out"
-# network:rows — networks of 37 to 109 variables, 1,000 to 5,000 rows (andes, 223
-# variables, needs more than 11 GiB to score every parent set of size 3).
-for spec in alarm:3000 alarm:5000 hailfinder:2000 hailfinder:5000 hepar2:2000 hepar2:5000 \
-            win95pts:1500 win95pts:3000 win95pts:5000 pathfinder:1000; do
+# network:rows — networks of 37 to 109 variables, 500 to 20,000 rows (andes, 223
+# variables, needs more than 11 GiB to score every parent set of size 3). Few rows leave
+# many candidates after pruning (win95pts_500: 27,803); many rows make the tree decide
+# (hailfinder_20000).
+for spec in alarm:3000 alarm:5000 hailfinder:2000 hailfinder:5000 hailfinder:10000 \
+            hailfinder:20000 hepar2:2000 hepar2:5000 hepar2:20000 win95pts:500 \
+            win95pts:1000 win95pts:1500 win95pts:3000 win95pts:5000 pathfinder:500 \
+            pathfinder:1000; do
     net=${spec%%:*}
     rows=${spec##*:}
     name=${net}_${rows}

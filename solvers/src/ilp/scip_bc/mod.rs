@@ -77,6 +77,13 @@ pub struct ScipBcSettings {
     /// of nodes have integral LP solutions that the heuristics separate exactly (see
     /// README, "Benchmark notes behind design choices").
     pub sub_ip_depth: Option<i32>,
+    /// The most seconds one call of the sub-IP may take (default 1 s; GOBNILP's is
+    /// 10 s); the clusters it found by then are its cuts, and a call that found none
+    /// leaves the point to branching (the constraint handler keeps the search exact).
+    /// On the fractional LP solutions of large tables learned from few rows, a single
+    /// call could otherwise take the rest of the time limit while the bound stands still
+    /// (README, "Large candidate sets").
+    pub sub_ip_time_limit: f64,
     /// The branching rule of the sub-IP: the name of one of SCIP's branching rules, put
     /// ahead of the others, or `default` for SCIP's own choice (reliability branching).
     /// The default, `leastinf`, see `sub_scip`.
@@ -172,6 +179,7 @@ impl Default for ScipBcSettings {
             search_cuts: 5,
             sub_ip_depth: None,
             sub_ip_branching: sub_scip::DEFAULT_BRANCHING.to_string(),
+            sub_ip_time_limit: 1.0,
             start_below_root: true,
             heuristic_depth: None,
             removable_cuts: true,
@@ -212,6 +220,13 @@ impl ScipBcSettings {
                     settings.sub_ip_depth = Some(value.parse().map_err(|_| bad("int"))?)
                 }
                 "bnsl/sub_ip_branching" => settings.sub_ip_branching = value.clone(),
+                "bnsl/sub_ip_time_limit" => {
+                    settings.sub_ip_time_limit = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| *x > 0.0)
+                        .ok_or_else(|| bad("real > 0"))?
+                }
                 "bnsl/start_below_root" => {
                     settings.start_below_root = value.parse().map_err(|_| bad("bool"))?
                 }

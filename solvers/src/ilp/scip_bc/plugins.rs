@@ -99,7 +99,11 @@ fn find_cuts(
         exact: (!heuristic_only && depth <= settings.sub_ip_depth())
             .then_some(&sub_scip as &dyn ExactSeparator),
     };
-    let time_limit = time_left(scip)?;
+    let per_call = settings.sub_ip_time_limit;
+    let time_limit = match time_left(scip)? {
+        Some(left) => Some(left.min(per_call)),
+        None => per_call.is_finite().then_some(per_call),
+    };
     let stop = &engine.options.limits.stop;
     // A failed sub-IP finds no cut: the constraint handler keeps the search exact.
     Ok(pipeline

@@ -85,15 +85,17 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     #[test]
-    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..4, arrows in any::<bool>()) {
+    fn optimum_equals_the_dp_oracle(t in arb_table(), mode in 0..5, arrows in any::<bool>()) {
         // Heuristic separation only; with the cluster search; with the sub-IP everywhere,
-        // branching by its default rule or by SCIP's own choice; with or without the
-        // arrow and adjacency variables.
+        // branching by its default rule or by SCIP's own choice, or stopped by its time
+        // limit before it finds anything; with or without the arrow and adjacency
+        // variables.
         let settings = ScipBcSettings {
             arrow_branching: arrows,
             search_budget: if mode == 1 { 1000 } else { 0 },
             sub_ip_depth: Some(if mode >= 2 { i32::MAX } else { -1 }),
             sub_ip_branching: if mode == 3 { "default" } else { "leastinf" }.to_string(),
+            sub_ip_time_limit: if mode == 4 { 1e-9 } else { 1.0 },
             ..ScipBcSettings::default()
         };
         let outcome = solve(&t, settings, &IlpOptions::default());
@@ -365,9 +367,11 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_window", "60"),
         ("bnsl/root_stall_share", "0.25"),
         ("bnsl/four_b_cuts", "true"),
+        ("bnsl/sub_ip_time_limit", "0.5"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
+    assert_eq!(s.sub_ip_time_limit, 0.5);
     assert!(s.arrow_branching);
     assert_eq!(s.four_b_cuts, Some(true));
     assert_eq!(s.arrow_fixing, Some(false));
@@ -396,6 +400,9 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_window", "inf"),
         ("bnsl/root_stall_share", "1.5"),
         ("bnsl/root_stall_share", "-0.1"),
+        ("bnsl/sub_ip_time_limit", "0"),
+        ("bnsl/sub_ip_time_limit", "-1"),
+        ("bnsl/sub_ip_time_limit", "NaN"),
     ] {
         assert!(
             matches!(
