@@ -15,10 +15,19 @@
 //! [`forward_stop_to_guarded_solver`]. A solve that still does not stop is left running
 //! ([`abandon_solve`]) and the process ends after its report
 //! ([`exit_if_a_solve_was_abandoned`]).
+//!
+//! CBC's handler runs only on the thread of the solve it guards. It writes through
+//! CBC's global pointers to the model in progress and to a heuristic's sub-model, which
+//! that thread frees and replaces as it goes; CBC assumes the handler interrupts the
+//! thread that owns them. Run on another thread (the signal lands on any thread, and a
+//! token is stopped from the thread that waits for the solve), it raced with those
+//! frees and once corrupted the heap. So a signal or stop meant for CBC on another
+//! thread is re-sent to the solve's thread (`pthread_kill`), and only there calls CBC's
+//! handler.
 
 use crate::stop::StopToken;
 use std::io::Write;
-use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicPtr, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 /// The flag of the token that SIGINT stops (leaked by [`catch_ctrl_c`]), null before.
@@ -32,24 +41,56 @@ static CHAINED: AtomicUsize = AtomicUsize::new(0);
 static GUARDED: AtomicBool = AtomicBool::new(false);
 /// Whether the guarded solver's handler has been called since the guard was made.
 static FORWARDED: AtomicBool = AtomicBool::new(false);
+/// The thread of the guarded solver call (a `pthread_t`), valid while [`GUARDED`].
+static GUARDED_THREAD: AtomicU64 = AtomicU64::new(0);
+/// Whether a SIGINT was re-sent to the guarded thread ([`call_on_the_guarded_thread`])
+/// and not yet handled there: it is for the solver's handler, not a second Ctrl+C.
+static RESENT: AtomicBool = AtomicBool::new(false);
 /// Orders [`reclaim_sigint`] against a guard's save and restore.
 static DISPOSITION: Mutex<()> = Mutex::new(());
 
 extern "C" fn on_sigint(signal: libc::c_int) {
+    if RESENT.swap(false, Ordering::SeqCst) {
+        call_on_the_guarded_thread(signal);
+        return;
+    }
     let token = TOKEN.load(Ordering::SeqCst);
     // SAFETY: a non-null pointer is the leaked flag of `catch_ctrl_c`, never freed.
     if !token.is_null() && unsafe { &*token }.swap(true, Ordering::SeqCst) {
         // SAFETY: `_exit` is async-signal-safe.
         unsafe { libc::_exit(130) };
     }
-    let chained = CHAINED.load(Ordering::SeqCst);
-    if chained != 0 {
+    if CHAINED.load(Ordering::SeqCst) != 0 {
         FORWARDED.store(true, Ordering::SeqCst);
+        call_on_the_guarded_thread(signal);
+    }
+}
+
+/// Calls the guarded solver's chained handler ([`CHAINED`]) if this is the guarded
+/// thread; on any other thread re-sends the signal there, where [`on_sigint`] calls it
+/// (see the module documentation). Async-signal-safe: atomics, `pthread_self` and
+/// `pthread_kill`.
+fn call_on_the_guarded_thread(signal: libc::c_int) {
+    let chained = CHAINED.load(Ordering::SeqCst);
+    if chained == 0 {
+        return;
+    }
+    // SAFETY: `pthread_self` has no preconditions.
+    let here = unsafe { libc::pthread_self() } as u64;
+    let guarded = GUARDED_THREAD.load(Ordering::SeqCst);
+    if here == guarded {
         // SAFETY: `reclaim_sigint` stored a plain (non-`SA_SIGINFO`) handler that the
-        // solver in progress installed for SIGINT, so calling it is what the signal
-        // would have done.
+        // solver in progress installed for SIGINT, and this is the solver's thread, so
+        // calling it is what the signal would have done.
         let handler: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(chained) };
         handler(signal);
+    } else {
+        RESENT.store(true, Ordering::SeqCst);
+        // SAFETY: `guarded` is the thread of the live guard (a chained handler is only
+        // set while one lives, and the guard's drop runs on that thread).
+        if unsafe { libc::pthread_kill(guarded as libc::pthread_t, libc::SIGINT) } != 0 {
+            RESENT.store(false, Ordering::SeqCst);
+        }
     }
 }
 
@@ -122,35 +163,34 @@ pub fn exit_if_a_solve_was_abandoned(code: i32) {
     }
 }
 
-/// Calls the SIGINT handler of the guarded solver call in progress ([`HandlerGuard`]),
-/// once per guard, unless a signal already reached it: a [`StopToken`] stopped without
-/// a signal (another thread, a library user) then stops CBC as a Ctrl+C would. Does
-/// nothing without a guard, or before the solver has installed a plain handler of its
-/// own (call it again on the next poll).
+/// Has the SIGINT handler of the guarded solver call in progress ([`HandlerGuard`])
+/// called on the solver's thread (SIGINT is re-sent there), once per guard, unless a
+/// signal already reached it: a [`StopToken`] stopped without a signal (another thread,
+/// a library user) then stops CBC as a Ctrl+C would. Does nothing without a guard, or
+/// before the solver has installed a plain handler of its own (call it again on the
+/// next poll).
 pub fn forward_stop_to_guarded_solver() {
     let _order = lock_disposition();
     if !GUARDED.load(Ordering::SeqCst) || FORWARDED.load(Ordering::SeqCst) {
         return;
     }
-    let handler = match CHAINED.load(Ordering::SeqCst) {
-        0 => {
-            let current = current_disposition();
-            let plain_function = current.sa_sigaction != libc::SIG_DFL
-                && current.sa_sigaction != libc::SIG_IGN
-                && current.sa_sigaction != our_handler()
-                && current.sa_flags & libc::SA_SIGINFO == 0;
-            if !plain_function {
-                return;
-            }
-            current.sa_sigaction
-        }
-        chained => chained,
-    };
-    FORWARDED.store(true, Ordering::SeqCst);
-    // SAFETY: a plain (non-`SA_SIGINFO`) SIGINT handler that the solver in progress
-    // installed; calling it is what a SIGINT would have done.
-    let handler: extern "C" fn(libc::c_int) = unsafe { std::mem::transmute(handler) };
-    handler(libc::SIGINT);
+    if CHAINED.load(Ordering::SeqCst) != 0 {
+        FORWARDED.store(true, Ordering::SeqCst);
+        call_on_the_guarded_thread(libc::SIGINT);
+        return;
+    }
+    let current = current_disposition();
+    let solvers_own = current.sa_sigaction != libc::SIG_DFL
+        && current.sa_sigaction != libc::SIG_IGN
+        && current.sa_sigaction != our_handler()
+        && current.sa_flags & libc::SA_SIGINFO == 0;
+    if solvers_own {
+        FORWARDED.store(true, Ordering::SeqCst);
+        let guarded = GUARDED_THREAD.load(Ordering::SeqCst) as libc::pthread_t;
+        // SAFETY: the thread of the live guard (its drop, on that thread, waits for the
+        // lock held here); the disposition in force there is the solver's handler.
+        unsafe { libc::pthread_kill(guarded, libc::SIGINT) };
+    }
 }
 
 /// Installs the SIGINT handler (see the module documentation): the first SIGINT stops
@@ -183,9 +223,13 @@ pub fn catch_ctrl_c(token: &StopToken) {
 pub struct HandlerGuard(libc::sigaction);
 
 impl HandlerGuard {
-    /// Remembers the current disposition.
+    /// Remembers the current disposition and the calling thread, the solver's: make
+    /// the guard on the thread that calls the solver.
     pub fn save() -> Self {
         let _order = lock_disposition();
+        // SAFETY: `pthread_self` has no preconditions.
+        let here = unsafe { libc::pthread_self() } as u64;
+        GUARDED_THREAD.store(here, Ordering::SeqCst);
         GUARDED.store(true, Ordering::SeqCst);
         FORWARDED.store(false, Ordering::SeqCst);
         HandlerGuard(current_disposition())
