@@ -11,8 +11,9 @@
 //!   [`ScipBcSettings`] ask for it, the combinatorial cluster search and the exact sub-IP
 //!   (§5 of the paper); cuts are global rows kept in SCIP's cut pool;
 //! - the sink heuristic rounds LP solutions into DAGs (§6);
-//! - on large tables, the branching rule `arrows` branches on arrows by bounds on the
-//!   family columns (§7's arrow branching without arrow variables);
+//! - on large and deep-tree tables ([`ScipBcSettings::deep_tree_score`]), the branching
+//!   rule `arrows` branches on arrows by bounds on the family columns (§7's arrow
+//!   branching without arrow variables);
 //! - an event handler reports progress when the incumbent or the bound improve.
 //!
 //! The same tree collects every DAG above a threshold (seed 002) with the handler
@@ -126,6 +127,18 @@ pub struct ScipBcSettings {
     /// branching; a root that never ends would never take a start held back for the
     /// first node below it. Measured in README, "Benchmark notes behind design choices".
     pub large_table_columns: usize,
+    /// Tables below [`ScipBcSettings::large_table_columns`] whose variables' best local
+    /// scores average at least this magnitude (nats; `inf`: never) are *deep-tree*
+    /// tables: learned from many rows, their LP is nearly integral and the proof is
+    /// won in a deep tree over small differences. SCIP's root stall rule counts a round
+    /// as stalled when the LP value moves by less than 10⁻⁴ of itself, which on network
+    /// scores of 10⁴-10⁶ ends the root while its cuts still gain. They take the
+    /// small tables' settings (`SMALL_TABLE_PARAMS`, 4B cuts, the start below the
+    /// root) and the large tables' root and tree: the root runs while cuts come (until
+    /// the root-stall rule of [`ScipBcSettings::root_stall_gain`]), then arrow
+    /// branching by the family columns and best-first nodes without plunging
+    /// (`DEEP_TREE_PARAMS`). Measured in README, "Large candidate sets".
+    pub deep_tree_score: f64,
     /// Whether the problem holds GOBNILP's arrow and adjacency variables, linked to the
     /// family columns ([`ArrowLinks`]), and SCIP branches on them first. Off by
     /// default: with them SCIP needed fewer nodes on some files but took longer on
@@ -134,17 +147,19 @@ pub struct ScipBcSettings {
     pub arrow_branching: bool,
     /// Whether SCIP branches on arrows by bounds on the family columns (the rule
     /// `arrow_branch`: u → v absent in one child, present in the other; no arrow
-    /// variables in the LP); `None`: on large tables only. Optimising solves only; a
+    /// variables in the LP); `None`: on large and deep-tree tables only
+    /// ([`ScipBcSettings::deep_tree_score`]). Optimising solves only; a
     /// collection branches as SCIP chooses.
     pub arrow_fixing: Option<bool>,
     /// How many of the most fractional arrows the rule of
     /// [`ScipBcSettings::arrow_fixing`] probes per node (strong branching on both
     /// children's LPs); 0 or 1: it branches on the most fractional one unprobed.
     pub arrow_probes: usize,
-    /// On large tables, leave the root once [`ScipBcSettings::root_stall_share`] of the
-    /// time limit has passed (no limit: one window) and the bound gained over the last
-    /// `root_stall_window` seconds is less than this fraction of the gap between bound
-    /// and incumbent; `0`: never (`root_stall`). Measured in README, "Large candidate
+    /// On large and deep-tree tables, leave the root once
+    /// [`ScipBcSettings::root_stall_share`] of the time limit has passed (no limit: one
+    /// window) and the bound gained over the last `root_stall_window` seconds is less
+    /// than this fraction of the gap between bound and incumbent; `0`: never
+    /// (`root_stall`). Measured in README, "Large candidate
     /// sets".
     pub root_stall_gain: f64,
     /// The window of [`ScipBcSettings::root_stall_gain`], in seconds.
@@ -195,6 +210,7 @@ impl Default for ScipBcSettings {
             arrow_fixing: None,
             arrow_probes: 8,
             large_table_columns: 10_000,
+            deep_tree_score: 1_000.0,
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
             root_stall_share: 1.0 / 3.0,
@@ -257,6 +273,13 @@ impl ScipBcSettings {
                 "bnsl/large_table_columns" => {
                     settings.large_table_columns = value.parse().map_err(|_| bad("int"))?
                 }
+                "bnsl/deep_tree_score" => {
+                    settings.deep_tree_score = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| *x >= 0.0)
+                        .ok_or_else(|| bad("real ≥ 0 or inf"))?
+                }
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
                 }
@@ -318,6 +341,17 @@ impl ScipBcSettings {
     /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).
     fn is_large(&self, ilp: &FamilyIlp<'_>) -> bool {
         ilp.num_columns() >= self.large_table_columns
+    }
+
+    /// The settings regime of an optimising solve of `ilp`.
+    fn regime(&self, ilp: &FamilyIlp<'_>) -> TableRegime {
+        if self.is_large(ilp) {
+            TableRegime::Large
+        } else if mean_best_score_magnitude(ilp) >= self.deep_tree_score {
+            TableRegime::DeepTree
+        } else {
+            TableRegime::Small
+        }
     }
 
     /// Whether a solve of `ilp` under these settings separates 4B inequalities
@@ -405,6 +439,45 @@ const COLLECTION_PARAMS: &[(&str, &str)] = &[("nodeselection/dfs/stdpriority", "
 const SMALL_TABLE_PARAMS: &[(&str, &str)] = &[
     ("branching/relpscost/maxlookahead", "1"),
     ("separating/poolfreq", "1"),
+];
+
+/// How an optimising solve is set up, by the table ([`ScipBcSettings::regime`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum TableRegime {
+    /// Below [`ScipBcSettings::large_table_columns`] and
+    /// [`ScipBcSettings::deep_tree_score`].
+    Small,
+    /// Below [`ScipBcSettings::large_table_columns`], scores of at least
+    /// [`ScipBcSettings::deep_tree_score`] per variable.
+    DeepTree,
+    /// At least [`ScipBcSettings::large_table_columns`] columns.
+    Large,
+}
+
+/// The mean over the variables of the magnitude of their best local score (0 for no
+/// variables): it grows with the number of rows the scores were learned from
+/// ([`ScipBcSettings::deep_tree_score`]).
+fn mean_best_score_magnitude(ilp: &FamilyIlp<'_>) -> f64 {
+    let table = ilp.table();
+    let n = ilp.n();
+    if n == 0 {
+        return 0.0;
+    }
+    let total: f64 = (0..n)
+        .filter_map(|v| table.candidates(v).iter().map(|c| c.score).reduce(f64::max))
+        .map(f64::abs)
+        .sum();
+    total / n as f64
+}
+
+/// SCIP parameters of the solves of deep-tree tables
+/// ([`ScipBcSettings::deep_tree_score`]), after `SMALL_TABLE_PARAMS`: the large
+/// tables' root (no round-counting stall rule) and node selection (best first without
+/// plunging).
+const DEEP_TREE_PARAMS: &[(&str, &str)] = &[
+    ("separating/maxstallroundsroot", "-1"),
+    ("nodeselection/bfs/stdpriority", "1000000"),
+    ("nodeselection/bfs/maxplungedepth", "0"),
 ];
 
 /// SCIP parameters of the solves of large tables
@@ -497,10 +570,12 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 progress,
             )
         }));
-        engine.borrow_mut().root_stall = self.root_stall(ilp);
-        let large = self.settings.is_large(ilp);
+        let regime = self.settings.regime(ilp);
+        engine.borrow_mut().root_stall = self.root_stall(regime);
+        let large = regime == TableRegime::Large;
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
-        if self.settings.arrow_fixing.unwrap_or(large) {
+        let arrow_fixing = self.settings.arrow_fixing;
+        if arrow_fixing.unwrap_or(regime != TableRegime::Small) {
             arrow_branch::include(scip.scip_ptr(), &engine, ilp, self.settings.arrow_probes)
                 .map_err(failed("including the arrow branching rule"))?;
         }
@@ -511,10 +586,10 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         } else if let Some(dag) = &options.start {
             add_start(&mut scip, ilp, &vars, &links, dag);
         }
-        let table_params = if large {
-            LARGE_TABLE_PARAMS
-        } else {
-            SMALL_TABLE_PARAMS
+        let table_params: &[&[(&str, &str)]] = match regime {
+            TableRegime::Small => &[SMALL_TABLE_PARAMS],
+            TableRegime::DeepTree => &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS],
+            TableRegime::Large => &[LARGE_TABLE_PARAMS],
         };
         scip = self.set_params(scip, options, table_params)?;
         let solved = run(scip, options.limits.verbose)?;
@@ -586,7 +661,7 @@ impl ScipBranchAndCut {
         let mut scip = self.include_plugins(scip, &engine, sink)?;
         collector::include(scip.scip_ptr(), &collector)
             .map_err(failed("including the collection handler"))?;
-        scip = self.set_params(scip, &options, COLLECTION_PARAMS)?;
+        scip = self.set_params(scip, &options, &[COLLECTION_PARAMS])?;
         let limit = search_limit(settings.threshold);
         // SAFETY: the live instance, in the problem stage.
         engine::check(unsafe { ffi::SCIPsetObjlimit(scip.scip_ptr(), limit) })
@@ -852,10 +927,11 @@ impl ScipBranchAndCut {
         Ok(scip)
     }
 
-    /// The root-stall rule of a solve of `ilp`: large tables only, when the gain is set.
-    fn root_stall(&self, ilp: &FamilyIlp<'_>) -> Option<RootStall> {
+    /// The root-stall rule of a solve under `regime`: large and deep-tree tables (whose
+    /// root has no round-counting stall rule), when the gain is set.
+    fn root_stall(&self, regime: TableRegime) -> Option<RootStall> {
         let gain = self.settings.root_stall_gain;
-        (self.settings.is_large(ilp) && gain > 0.0).then(|| {
+        (regime != TableRegime::Small && gain > 0.0).then(|| {
             RootStall::new(RootStallRule {
                 gain,
                 window: self.settings.root_stall_window,
@@ -864,13 +940,13 @@ impl ScipBranchAndCut {
         })
     }
 
-    /// The engine's SCIP parameters (`ALWAYS_PARAMS`, then `table_params`), then the
-    /// limits, then the user's pass-through ones.
+    /// The engine's SCIP parameters (`ALWAYS_PARAMS`, then each of `table_params` in
+    /// turn), then the limits, then the user's pass-through ones.
     fn set_params(
         &self,
         scip: Model<ProblemCreated>,
         options: &IlpOptions,
-        table_params: &[(&str, &str)],
+        table_params: &[&[(&str, &str)]],
     ) -> Result<Model<ProblemCreated>, SolverError> {
         let ptr = scip.scip_ptr();
         let rule = &self.settings.sub_ip_branching;
@@ -882,6 +958,7 @@ impl ScipBranchAndCut {
                 )));
             }
         }
+        let table_params = table_params.iter().copied().flatten();
         for (name, value) in ALWAYS_PARAMS.iter().chain(table_params) {
             params::set(ptr, name, value).map_err(|e| error(e.to_string()))?;
         }

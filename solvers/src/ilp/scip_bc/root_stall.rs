@@ -1,7 +1,8 @@
-//! Leaving the root of a large table when its bound stalls.
+//! Leaving the root of a large or deep-tree table when its bound stalls.
 //!
-//! On large tables the root separates as long as cuts come (SCIP's round-counting stall
-//! rule ends it far too early there, see `LARGE_TABLE_PARAMS`), but late in a long run
+//! On large and deep-tree tables the root separates as long as cuts come (SCIP's
+//! round-counting stall rule ends it far too early there, see `LARGE_TABLE_PARAMS` and
+//! `DEEP_TREE_PARAMS`), but late in a long run
 //! the cuts still come while the bound hardly moves. [`RootStall`] watches the bound
 //! over a window of time instead of rounds: once a share of the time limit has passed
 //! and the bound gained over the last window is less than a fraction of the gap, the

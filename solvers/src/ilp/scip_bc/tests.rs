@@ -140,14 +140,16 @@ proptest! {
         assert_optimal(&t, &outcome);
     }
 
-    /// The large-table settings (root without SCIP's stall limit or left at once by the
-    /// root-stall rule, SCIP's heuristics and separators off, the start before the root)
-    /// and k-cluster and 4B cuts keep the optimum.
+    /// The large-table and deep-tree settings (root without SCIP's stall limit or left at
+    /// once by the root-stall rule, best-first nodes, arrow branching; on large tables
+    /// SCIP's heuristics and separators off and the start before the root) and k-cluster
+    /// and 4B cuts keep the optimum.
     #[test]
     fn large_table_settings_and_k_cluster_cuts_keep_the_optimum(
         t in arb_table(),
         shift in 0usize..8,
         large in any::<bool>(),
+        deep in any::<bool>(),
         k_cluster_max in 0usize..4,
         four_b_cuts in any::<bool>(),
         arrows in any::<bool>(),
@@ -157,6 +159,7 @@ proptest! {
         // Large tables branch on arrows by the family columns (probing `probes` of them).
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
+            deep_tree_score: if deep { 0.0 } else { f64::INFINITY },
             k_cluster_max,
             four_b_cuts: Some(four_b_cuts),
             arrow_branching: arrows,
@@ -170,6 +173,34 @@ proptest! {
         let outcome = solve(&t, settings, &options);
         assert_optimal(&t, &outcome);
     }
+}
+
+/// The regime follows the column count first, then the mean magnitude of the
+/// variables' best scores.
+#[test]
+fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
+    // Best scores −100 and −300: a mean magnitude of 200.
+    let t = table(
+        2,
+        vec![
+            vec![(vec![], -120.0), (vec![1], -100.0)],
+            vec![(vec![], -300.0), (vec![0], -310.0)],
+        ],
+    );
+    let ilp = FamilyIlp::new(&t);
+    let regime = |large_table_columns, deep_tree_score| {
+        ScipBcSettings {
+            large_table_columns,
+            deep_tree_score,
+            ..ScipBcSettings::default()
+        }
+        .regime(&ilp)
+    };
+    let columns = ilp.num_columns();
+    assert_eq!(regime(columns + 1, 200.0), TableRegime::DeepTree);
+    assert_eq!(regime(columns + 1, 200.5), TableRegime::Small);
+    assert_eq!(regime(columns, 200.0), TableRegime::Large);
+    assert_eq!(regime(columns + 1, f64::INFINITY), TableRegime::Small);
 }
 
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
@@ -368,9 +399,11 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_share", "0.25"),
         ("bnsl/four_b_cuts", "true"),
         ("bnsl/sub_ip_time_limit", "0.5"),
+        ("bnsl/deep_tree_score", "inf"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
+    assert_eq!(s.deep_tree_score, f64::INFINITY);
     assert_eq!(s.sub_ip_time_limit, 0.5);
     assert!(s.arrow_branching);
     assert_eq!(s.four_b_cuts, Some(true));
@@ -403,6 +436,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/sub_ip_time_limit", "0"),
         ("bnsl/sub_ip_time_limit", "-1"),
         ("bnsl/sub_ip_time_limit", "NaN"),
+        ("bnsl/deep_tree_score", "-1"),
+        ("bnsl/deep_tree_score", "NaN"),
     ] {
         assert!(
             matches!(
