@@ -2,7 +2,8 @@
 # Makes the score files of the large-candidate-set study (issue 32,
 # scripts/bench/plans/large-candidates.toml): samples of bnlearn networks drawn by
 # `bnsl sample` (seed 1, or 2 for the held-out ones) and scored by `bnsl score` (BDeu,
-# ess 1, parent limit 3, exact pruning, as GOBNILP's palim 3 files). Deterministic: the same files on every machine.
+# ess 1, parent limit 3, exact pruning, as GOBNILP's palim 3 files). Deterministic: the
+# same files on every machine.
 #
 #   scripts/bench/make_large_samples.sh [OUT_DIR]     # default: target/large-samples
 #

@@ -75,10 +75,8 @@ fn call_on_the_guarded_thread(signal: libc::c_int) {
     if chained == 0 {
         return;
     }
-    // SAFETY: `pthread_self` has no preconditions.
-    let here = unsafe { libc::pthread_self() } as u64;
     let guarded = GUARDED_THREAD.load(Ordering::SeqCst);
-    if here == guarded {
+    if this_thread() == guarded {
         // SAFETY: `reclaim_sigint` stored a plain (non-`SA_SIGINFO`) handler that the
         // solver in progress installed for SIGINT, and this is the solver's thread, so
         // calling it is what the signal would have done.
@@ -116,6 +114,20 @@ fn current_disposition() -> libc::sigaction {
     }
 }
 
+/// Whether `action` calls a plain (non-`SA_SIGINFO`) handler function, which may be
+/// called with the signal number alone.
+fn is_plain_function(action: &libc::sigaction) -> bool {
+    action.sa_sigaction != libc::SIG_DFL
+        && action.sa_sigaction != libc::SIG_IGN
+        && action.sa_flags & libc::SA_SIGINFO == 0
+}
+
+/// The calling thread (a `pthread_t`). Async-signal-safe.
+fn this_thread() -> u64 {
+    // SAFETY: `pthread_self` has no preconditions.
+    unsafe { libc::pthread_self() as u64 }
+}
+
 /// While a guarded solver call runs ([`HandlerGuard`]) and [`catch_ctrl_c`] is in
 /// force, puts this module's handler back if the solver replaced it; the solver's
 /// handler is then called after the token is stopped. Call it every few tens of
@@ -130,11 +142,8 @@ pub fn reclaim_sigint() {
     if current.sa_sigaction == ours {
         return;
     }
-    let plain_function = current.sa_sigaction != libc::SIG_DFL
-        && current.sa_sigaction != libc::SIG_IGN
-        && current.sa_flags & libc::SA_SIGINFO == 0;
     CHAINED.store(
-        if plain_function {
+        if is_plain_function(&current) {
             current.sa_sigaction
         } else {
             0
@@ -180,11 +189,7 @@ pub fn forward_stop_to_guarded_solver() {
         return;
     }
     let current = current_disposition();
-    let solvers_own = current.sa_sigaction != libc::SIG_DFL
-        && current.sa_sigaction != libc::SIG_IGN
-        && current.sa_sigaction != our_handler()
-        && current.sa_flags & libc::SA_SIGINFO == 0;
-    if solvers_own {
+    if current.sa_sigaction != our_handler() && is_plain_function(&current) {
         FORWARDED.store(true, Ordering::SeqCst);
         let guarded = GUARDED_THREAD.load(Ordering::SeqCst) as libc::pthread_t;
         // SAFETY: the thread of the live guard (its drop, on that thread, waits for the
@@ -227,9 +232,7 @@ impl HandlerGuard {
     /// the guard on the thread that calls the solver.
     pub fn save() -> Self {
         let _order = lock_disposition();
-        // SAFETY: `pthread_self` has no preconditions.
-        let here = unsafe { libc::pthread_self() } as u64;
-        GUARDED_THREAD.store(here, Ordering::SeqCst);
+        GUARDED_THREAD.store(this_thread(), Ordering::SeqCst);
         GUARDED.store(true, Ordering::SeqCst);
         FORWARDED.store(false, Ordering::SeqCst);
         HandlerGuard(current_disposition())

@@ -159,8 +159,7 @@ pub struct ScipBcSettings {
     /// [`ScipBcSettings::root_stall_share`] of the time limit has passed (no limit: one
     /// window) and the bound gained over the last `root_stall_window` seconds is less
     /// than this fraction of the gap between bound and incumbent; `0`: never
-    /// (`root_stall`). Measured in README, "Large candidate
-    /// sets".
+    /// (`root_stall`). Measured in README, "Large candidate sets".
     pub root_stall_gain: f64,
     /// The window of [`ScipBcSettings::root_stall_gain`], in seconds.
     pub root_stall_window: f64,
