@@ -14,11 +14,18 @@
 //! LPs in SCIP's probing mode, takes the arrow with the best product of bound gains
 //! (`SCIPgetBranchScore`) and gives the children their LP bounds. A child whose LP is
 //! infeasible or beyond the incumbent closes its side at the node instead.
+//!
+//! With a reliability above 0 the rule branches as reliability branching does (Achterberg,
+//! Koch & Martin 2005), on arrows: each probing teaches the arrow's pseudocosts (the
+//! children's LP gain per unit of the arrow's change); among more candidates, an arrow
+//! probed that often is scored by its pseudocosts alone, and only the others, the best
+//! estimated first, are probed.
 
 use super::engine::{check, ScipCallFailed, Shared};
 use bnsl_formulations::family::arrows::ArrowLinks;
 use bnsl_formulations::FamilyIlp;
 use russcip::ffi;
+use std::cell::RefCell;
 use std::ffi::{CStr, CString};
 use std::os::raw::{c_int, c_uint};
 
@@ -45,12 +52,16 @@ pub(super) fn include(
     engine: &Shared,
     ilp: &FamilyIlp<'_>,
     probes: usize,
+    reliability: u32,
 ) -> Result<(), ScipCallFailed> {
     let desc = CString::new("arrows by family-column bounds").expect("static text");
+    let links = ArrowLinks::of(ilp);
     let rule = ArrowBranching {
         engine: engine.clone(),
-        links: ArrowLinks::of(ilp),
+        pseudocosts: RefCell::new(Pseudocosts::new(links.arrows.len())),
+        links,
         probes: probes.max(1),
+        reliability,
     };
     let data = Box::into_raw(Box::new(rule)) as *mut ffi::SCIP_BRANCHRULEDATA;
     let mut branchrule = std::ptr::null_mut();
@@ -81,14 +92,88 @@ struct ArrowBranching {
     engine: Shared,
     links: ArrowLinks,
     probes: usize,
+    /// Probings of both children after which an arrow is scored by its pseudocosts
+    /// alone; 0: every candidate is probed.
+    reliability: u32,
+    pseudocosts: RefCell<Pseudocosts>,
 }
 
+/// How many candidate arrows per probe the rule scores when it has pseudocosts
+/// ([`ArrowBranching::reliability`] above 0).
+const CANDIDATES_PER_PROBE: usize = 4;
+
 /// A candidate arrow's two children, each as the transformed family columns it closes
-/// (those still open at the node), and the arrow's LP value.
+/// (those still open at the node), the arrow (an index into the links) and its LP value.
 struct Split {
+    arrow: usize,
     absent: Vec<*mut ffi::SCIP_VAR>,
     present: Vec<*mut ffi::SCIP_VAR>,
     value: f64,
+}
+
+impl Split {
+    /// How far the arrow's value moves in each child: to 0 when absent, to 1 when present.
+    fn distances(&self) -> [f64; 2] {
+        [self.value, 1.0 - self.value]
+    }
+}
+
+/// The arrows' pseudocosts (Achterberg, Koch & Martin 2005, reliability branching, on
+/// arrows instead of variables): per arrow and child (absent, present), the mean gain
+/// of the child's LP value over its node's per unit of the arrow's change, learned from
+/// the probings.
+struct Pseudocosts {
+    sums: Vec<[f64; 2]>,
+    counts: Vec<[u32; 2]>,
+    total: [f64; 2],
+    total_count: [u32; 2],
+}
+
+impl Pseudocosts {
+    fn new(arrows: usize) -> Self {
+        Pseudocosts {
+            sums: vec![[0.0; 2]; arrows],
+            counts: vec![[0; 2]; arrows],
+            total: [0.0; 2],
+            total_count: [0; 2],
+        }
+    }
+
+    /// Records a probing of `split` whose children gained `gains` over the node's LP.
+    fn record(&mut self, split: &Split, gains: [Option<f64>; 2]) {
+        for (side, (gain, distance)) in gains.into_iter().zip(split.distances()).enumerate() {
+            let Some(gain) = gain else { continue };
+            let unit = gain / distance.max(TOLERANCE);
+            self.sums[split.arrow][side] += unit;
+            self.counts[split.arrow][side] += 1;
+            self.total[side] += unit;
+            self.total_count[side] += 1;
+        }
+    }
+
+    /// Whether both children of `arrow` were probed at least `reliability` times.
+    fn reliable(&self, arrow: usize, reliability: u32) -> bool {
+        self.counts[arrow].iter().all(|&count| count >= reliability)
+    }
+
+    /// The estimated gains of the children of `split`: the arrow's mean unit gain, or
+    /// the mean over every arrow before the arrow has one, times the distance.
+    fn estimate(&self, split: &Split) -> [f64; 2] {
+        let mut gains = [0.0; 2];
+        for (side, distance) in split.distances().into_iter().enumerate() {
+            let (sum, count) = match self.counts[split.arrow][side] {
+                0 => (self.total[side], self.total_count[side]),
+                count => (self.sums[split.arrow][side], count),
+            };
+            let unit = if count == 0 {
+                1.0
+            } else {
+                sum / f64::from(count)
+            };
+            gains[side] = unit * distance;
+        }
+        gains
+    }
 }
 
 /// A child's LP in probing.
@@ -109,6 +194,14 @@ impl ChildLp {
     fn bound(self) -> Option<f64> {
         match self {
             ChildLp::Bound(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The gain over the node's LP value `base` for the pseudocosts: of a solved LP only.
+    fn learned(self, base: f64) -> Option<f64> {
+        match self {
+            ChildLp::Bound(value) => Some((value - base).max(0.0)),
             _ => None,
         }
     }
@@ -143,7 +236,7 @@ impl ArrowBranching {
             Decision::Branch(0, [ChildLp::Unknown; 2])
         } else {
             // SAFETY: the live instance, in the branching callback of an LP solution.
-            unsafe { probe(scip, &splits)? }
+            unsafe { self.choose(scip, &splits)? }
         };
         match decision {
             Decision::Branch(index, lps) => {
@@ -162,11 +255,64 @@ impl ArrowBranching {
         }
     }
 
+    /// How many of the most fractional arrows are candidates at a node.
+    fn candidates(&self) -> usize {
+        if self.reliability == 0 {
+            self.probes
+        } else {
+            self.probes * CANDIDATES_PER_PROBE
+        }
+    }
+
+    /// Chooses among `splits` as reliability branching does: arrows whose pseudocosts
+    /// are reliable are scored by them, the others (at most [`ArrowBranching::probes`],
+    /// the best estimated first) by probing, which also teaches the pseudocosts.
+    ///
+    /// # Safety
+    /// `scip` must be live, in the branching callback of an LP solution.
+    unsafe fn choose(
+        &self,
+        scip: *mut ffi::SCIP,
+        splits: &[Split],
+    ) -> Result<Decision, ScipCallFailed> {
+        let mut pseudocosts = self.pseudocosts.borrow_mut();
+        let mut reliable: Option<(f64, usize)> = None;
+        let mut unreliable = Vec::new();
+        for (index, split) in splits.iter().enumerate() {
+            // SAFETY: see the function's contract.
+            let score = unsafe { branch_score(scip, pseudocosts.estimate(split)) };
+            if self.reliability > 0 && pseudocosts.reliable(split.arrow, self.reliability) {
+                if reliable.is_none_or(|(best, _)| score > best) {
+                    reliable = Some((score, index));
+                }
+            } else {
+                unreliable.push((score, index));
+            }
+        }
+        if self.reliability > 0 {
+            unreliable.sort_by(|x, y| y.0.total_cmp(&x.0));
+        }
+        unreliable.truncate(self.probes);
+        let probed: Vec<usize> = unreliable.into_iter().map(|(_, index)| index).collect();
+        // SAFETY: see the function's contract.
+        let best = unsafe { probe(scip, splits, &probed, &mut pseudocosts)? };
+        Ok(match (best, reliable) {
+            (Some((probed, _)), Some((estimated, index))) if estimated > probed => {
+                Decision::Branch(index, [ChildLp::Unknown; 2])
+            }
+            (Some((_, decision)), _) => decision,
+            (None, Some((_, index))) => Decision::Branch(index, [ChildLp::Unknown; 2]),
+            (None, None) => Decision::Branch(0, [ChildLp::Unknown; 2]),
+        })
+    }
+
     /// The splits of the most fractional arrows of the LP solution.
     fn splits(&self, scip: *mut ffi::SCIP) -> Result<Vec<Split>, ScipCallFailed> {
         let mut engine = self.engine.borrow_mut();
         let values = engine.values(scip, std::ptr::null_mut())?;
-        let candidates = self.links.most_fractional(&values, self.probes, TOLERANCE);
+        let candidates = self
+            .links
+            .most_fractional(&values, self.candidates(), TOLERANCE);
         engine.recycle(values);
         let ilp = engine.ilp.clone();
         let vars = engine.transformed(scip)?;
@@ -184,6 +330,7 @@ impl ArrowBranching {
                         .collect()
                 };
                 Split {
+                    arrow: a,
                     absent: close(true),
                     present: close(false),
                     value,
@@ -193,17 +340,37 @@ impl ArrowBranching {
     }
 }
 
-/// Probes the children of every split; the best split, or what a closed child proves.
+/// SCIP's branching score of children gaining `gains` (absent, present).
+///
+/// # Safety
+/// `scip` must be live.
+unsafe fn branch_score(scip: *mut ffi::SCIP, gains: [f64; 2]) -> f64 {
+    // SAFETY: see the function's contract; SCIP allows a null variable.
+    unsafe { ffi::SCIPgetBranchScore(scip, std::ptr::null_mut(), gains[0], gains[1]) }
+}
+
+/// Probes the children of the splits at `indices`, recording their gains in
+/// `pseudocosts`; the best split with its score, or what a closed child proves (score
+/// infinite); `None` when `indices` is empty.
 ///
 /// # Safety
 /// `scip` must be live, in the branching callback of an LP solution.
-unsafe fn probe(scip: *mut ffi::SCIP, splits: &[Split]) -> Result<Decision, ScipCallFailed> {
+unsafe fn probe(
+    scip: *mut ffi::SCIP,
+    splits: &[Split],
+    indices: &[usize],
+    pseudocosts: &mut Pseudocosts,
+) -> Result<Option<(f64, Decision)>, ScipCallFailed> {
+    if indices.is_empty() {
+        return Ok(None);
+    }
     // SAFETY: see the function's contract.
     let (base, limit) = unsafe { (ffi::SCIPgetLPObjval(scip), iteration_limit(scip)) };
     // SAFETY: as above; not in probing (a branching callback).
     check(unsafe { ffi::SCIPstartProbing(scip) })?;
     let mut best: Option<(f64, Decision)> = None;
-    for (index, split) in splits.iter().enumerate() {
+    for &index in indices {
+        let split = &splits[index];
         // SAFETY: in probing, at depth 0.
         let absent = unsafe { child_lp(scip, &split.absent, limit)? };
         // SAFETY: as above.
@@ -218,22 +385,16 @@ unsafe fn probe(scip: *mut ffi::SCIP, splits: &[Split]) -> Result<Decision, Scip
             best = Some((f64::INFINITY, decision));
             break;
         }
-        // SAFETY: as above; SCIP allows a null variable.
-        let score = unsafe {
-            ffi::SCIPgetBranchScore(
-                scip,
-                std::ptr::null_mut(),
-                absent.gain(base),
-                present.gain(base),
-            )
-        };
+        pseudocosts.record(split, [absent.learned(base), present.learned(base)]);
+        // SAFETY: as above.
+        let score = unsafe { branch_score(scip, [absent.gain(base), present.gain(base)]) };
         if best.as_ref().is_none_or(|(s, _)| score > *s) {
             best = Some((score, Decision::Branch(index, [absent, present])));
         }
     }
     // SAFETY: in probing, started above.
     check(unsafe { ffi::SCIPendProbing(scip) })?;
-    Ok(best.map_or(Decision::Branch(0, [ChildLp::Unknown; 2]), |(_, d)| d))
+    Ok(best)
 }
 
 /// The LP of the child that closes `columns`, solved in a new probing node below the
@@ -359,4 +520,48 @@ unsafe extern "C" fn free(
         ffi::SCIPbranchruleSetData(branchrule, std::ptr::null_mut());
     }
     ffi::SCIP_Retcode_SCIP_OKAY
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn split(arrow: usize, value: f64) -> Split {
+        Split {
+            arrow,
+            absent: Vec::new(),
+            present: Vec::new(),
+            value,
+        }
+    }
+
+    #[test]
+    fn pseudocosts_are_mean_gains_per_unit_of_the_arrows_change() {
+        let mut costs = Pseudocosts::new(3);
+        // Arrow 0 at 0.5: absent gains 2 (4 per unit), present 1 (2 per unit).
+        costs.record(&split(0, 0.5), [Some(2.0), Some(1.0)]);
+        // Arrow 0 at 0.25: absent gains 2 (8 per unit), present unknown.
+        costs.record(&split(0, 0.25), [Some(2.0), None]);
+        let [absent, present] = costs.estimate(&split(0, 0.5));
+        assert!((absent - 0.5 * 6.0).abs() < 1e-12, "{absent}");
+        assert!((present - 0.5 * 2.0).abs() < 1e-12, "{present}");
+        assert!(costs.reliable(0, 1));
+        assert!(!costs.reliable(0, 2), "present was learned once");
+        assert!(!costs.reliable(1, 1));
+    }
+
+    #[test]
+    fn an_arrow_never_probed_takes_the_mean_over_all_arrows() {
+        let mut costs = Pseudocosts::new(3);
+        assert_eq!(
+            costs.estimate(&split(2, 0.5)),
+            [0.5, 0.5],
+            "no pseudocost: 1 per unit"
+        );
+        costs.record(&split(0, 0.5), [Some(1.0), Some(3.0)]);
+        costs.record(&split(1, 0.5), [Some(3.0), None]);
+        let [absent, present] = costs.estimate(&split(2, 0.25));
+        assert!((absent - 0.25 * 4.0).abs() < 1e-12, "{absent}");
+        assert!((present - 0.75 * 6.0).abs() < 1e-12, "{present}");
+    }
 }

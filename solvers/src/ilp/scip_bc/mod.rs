@@ -155,6 +155,14 @@ pub struct ScipBcSettings {
     /// [`ScipBcSettings::arrow_fixing`] probes per node (strong branching on both
     /// children's LPs); 0 or 1: it branches on the most fractional one unprobed.
     pub arrow_probes: usize,
+    /// After how many probings of both children an arrow of the rule of
+    /// [`ScipBcSettings::arrow_fixing`] is scored by its pseudocosts instead of probed
+    /// (reliability branching on arrows); the rule then scores
+    /// `CANDIDATES_PER_PROBE` times [`ScipBcSettings::arrow_probes`] candidates and
+    /// probes at most `arrow_probes` of the unreliable ones. 0: the
+    /// `arrow_probes` most fractional arrows, all probed. Measured in README, "Large
+    /// candidate sets".
+    pub arrow_reliability: u32,
     /// On large and deep-tree tables, leave the root once
     /// [`ScipBcSettings::root_stall_share`] of the time limit has passed (no limit: one
     /// window) and the bound gained over the last `root_stall_window` seconds is less
@@ -208,6 +216,7 @@ impl Default for ScipBcSettings {
             arrow_branching: false,
             arrow_fixing: None,
             arrow_probes: 8,
+            arrow_reliability: 1,
             large_table_columns: 10_000,
             deep_tree_score: 1_000.0,
             root_stall_gain: 0.01,
@@ -284,6 +293,9 @@ impl ScipBcSettings {
                 }
                 "bnsl/arrow_fixing" => {
                     settings.arrow_fixing = Some(value.parse().map_err(|_| bad("bool"))?)
+                }
+                "bnsl/arrow_reliability" => {
+                    settings.arrow_reliability = value.parse().map_err(|_| bad("int"))?
                 }
                 "bnsl/arrow_probes" => {
                     settings.arrow_probes = value.parse().map_err(|_| bad("int"))?
@@ -575,8 +587,14 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
         let arrow_fixing = self.settings.arrow_fixing;
         if arrow_fixing.unwrap_or(regime != TableRegime::Small) {
-            arrow_branch::include(scip.scip_ptr(), &engine, ilp, self.settings.arrow_probes)
-                .map_err(failed("including the arrow branching rule"))?;
+            arrow_branch::include(
+                scip.scip_ptr(),
+                &engine,
+                ilp,
+                self.settings.arrow_probes,
+                self.settings.arrow_reliability,
+            )
+            .map_err(failed("including the arrow branching rule"))?;
         }
         if options.side.is_some() {
             // A DAG alone sets no side column: no start can be given.

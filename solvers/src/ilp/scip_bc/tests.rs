@@ -155,8 +155,10 @@ proptest! {
         arrows in any::<bool>(),
         leave_root in any::<bool>(),
         probes in 0usize..4,
+        reliability in 0u32..3,
     ) {
-        // Large tables branch on arrows by the family columns (probing `probes` of them).
+        // Large tables branch on arrows by the family columns (probing `probes` of them,
+        // or scoring by pseudocosts those probed `reliability` times).
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             deep_tree_score: if deep { 0.0 } else { f64::INFINITY },
@@ -164,6 +166,7 @@ proptest! {
             four_b_cuts: Some(four_b_cuts),
             arrow_branching: arrows,
             arrow_probes: probes,
+            arrow_reliability: reliability,
             // Leaves the root at its first round: the tree finishes without root cuts.
             root_stall_gain: if leave_root { 1e9 } else { 0.0 },
             root_stall_window: 0.0,
@@ -317,16 +320,18 @@ fn solves_a_dense_table_with_start_and_progress() {
     assert!(outcome.cuts > 0);
 }
 
-/// Branching on arrows by the family columns, probed or not, with or without the arrow
-/// variables, finds the optimum where the tree must branch: the root is left at its
-/// first round.
+/// Branching on arrows by the family columns, probed or not, by pseudocosts or not,
+/// with or without the arrow variables, finds the optimum where the tree must branch:
+/// the root is left at its first round.
 #[test]
 fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     let t = dense(9);
-    for (probes, arrows) in [(1, false), (8, false), (8, true)] {
+    for (probes, reliability, arrows) in [(1, 0, false), (8, 0, false), (8, 1, false), (8, 0, true)]
+    {
         let settings = ScipBcSettings {
             arrow_fixing: Some(true),
             arrow_probes: probes,
+            arrow_reliability: reliability,
             arrow_branching: arrows,
             large_table_columns: 0,
             root_stall_gain: 1e9,
@@ -394,6 +399,7 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/arrow_branching", "true"),
         ("bnsl/arrow_fixing", "false"),
         ("bnsl/arrow_probes", "3"),
+        ("bnsl/arrow_reliability", "4"),
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
         ("bnsl/root_stall_share", "0.25"),
@@ -409,6 +415,7 @@ fn settings_parse_engine_and_scip_parameters() {
     assert_eq!(s.four_b_cuts, Some(true));
     assert_eq!(s.arrow_fixing, Some(false));
     assert_eq!(s.arrow_probes, 3);
+    assert_eq!(s.arrow_reliability, 4);
     assert_eq!(
         (s.root_stall_gain, s.root_stall_window, s.root_stall_share),
         (0.02, 60.0, 0.25)
