@@ -266,7 +266,8 @@ impl ArrowBranching {
 
     /// Chooses among `splits` as reliability branching does: arrows whose pseudocosts
     /// are reliable are scored by them, the others (at most [`ArrowBranching::probes`],
-    /// the best estimated first) by probing, which also teaches the pseudocosts.
+    /// the best estimated first) by probing, which also teaches the pseudocosts. With a
+    /// reliability of 0 every split is probed.
     ///
     /// # Safety
     /// `scip` must be live, in the branching callback of an LP solution.
@@ -276,24 +277,12 @@ impl ArrowBranching {
         splits: &[Split],
     ) -> Result<Decision, ScipCallFailed> {
         let mut pseudocosts = self.pseudocosts.borrow_mut();
-        let mut reliable: Option<(f64, usize)> = None;
-        let mut unreliable = Vec::new();
-        for (index, split) in splits.iter().enumerate() {
+        let (probed, reliable) = if self.reliability == 0 {
+            ((0..splits.len()).collect(), None)
+        } else {
             // SAFETY: see the function's contract.
-            let score = unsafe { branch_score(scip, pseudocosts.estimate(split)) };
-            if self.reliability > 0 && pseudocosts.reliable(split.arrow, self.reliability) {
-                if reliable.is_none_or(|(best, _)| score > best) {
-                    reliable = Some((score, index));
-                }
-            } else {
-                unreliable.push((score, index));
-            }
-        }
-        if self.reliability > 0 {
-            unreliable.sort_by(|x, y| y.0.total_cmp(&x.0));
-        }
-        unreliable.truncate(self.probes);
-        let probed: Vec<usize> = unreliable.into_iter().map(|(_, index)| index).collect();
+            unsafe { self.rank(scip, splits, &pseudocosts) }
+        };
         // SAFETY: see the function's contract.
         let best = unsafe { probe(scip, splits, &probed, &mut pseudocosts)? };
         Ok(match (best, reliable) {
@@ -304,6 +293,36 @@ impl ArrowBranching {
             (None, Some((_, index))) => Decision::Branch(index, [ChildLp::Unknown; 2]),
             (None, None) => Decision::Branch(0, [ChildLp::Unknown; 2]),
         })
+    }
+
+    /// The splits to probe (the unreliable ones, at most [`ArrowBranching::probes`], the
+    /// best estimated first) and the best reliable one with its estimated score.
+    ///
+    /// # Safety
+    /// `scip` must be live.
+    unsafe fn rank(
+        &self,
+        scip: *mut ffi::SCIP,
+        splits: &[Split],
+        pseudocosts: &Pseudocosts,
+    ) -> (Vec<usize>, Option<(f64, usize)>) {
+        let mut reliable: Option<(f64, usize)> = None;
+        let mut unreliable = Vec::new();
+        for (index, split) in splits.iter().enumerate() {
+            // SAFETY: see the function's contract.
+            let score = unsafe { branch_score(scip, pseudocosts.estimate(split)) };
+            if pseudocosts.reliable(split.arrow, self.reliability) {
+                if reliable.is_none_or(|(best, _)| score > best) {
+                    reliable = Some((score, index));
+                }
+            } else {
+                unreliable.push((score, index));
+            }
+        }
+        unreliable.sort_by(|x, y| y.0.total_cmp(&x.0));
+        unreliable.truncate(self.probes);
+        let probed = unreliable.into_iter().map(|(_, index)| index).collect();
+        (probed, reliable)
     }
 
     /// The splits of the most fractional arrows of the LP solution.
