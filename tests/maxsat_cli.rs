@@ -373,11 +373,12 @@ fn an_optimality_proof_is_checked_and_tampering_is_caught() {
         ],
         &["rejected", "not the bound formula"],
     );
-    let child = shipped_scores("child_1000.BDeu1.palim3.jkl");
+    // The built-in solver is far from proving alarm within 0.5 s on any host.
+    let alarm = shipped_scores("alarm_1000.BDeu1.palim3.jkl");
     fails_with(
         &[
             "learn",
-            &child,
+            &alarm,
             "--method",
             "maxsat",
             "--time-limit",
