@@ -13,7 +13,8 @@ use bnsl_formulations::maxsat::bnsl::{encode_bnsl, BnslEncoding};
 use bnsl_formulations::maxsat::treewidth::encode_bounded_treewidth;
 use bnsl_formulations::ScoreTable;
 use bnsl_solvers::maxsat::{
-    solve_maxsat_seeded, MaxSatAlgorithm, MaxSatOptions, MaxSatProgress, MaxSatStatus,
+    solve_maxsat_seeded, ClusterClauses, ImpliedClauses, MaxSatAlgorithm, MaxSatOptions,
+    MaxSatProgress, MaxSatStatus,
 };
 use serde_json::json;
 
@@ -56,8 +57,10 @@ pub fn run_maxsat(
     };
     let seeded = seeded && options.algorithm == MaxSatAlgorithm::Ihs;
     let groups: &[Vec<_>] = if seeded { &encoding.family_vars } else { &[] };
-    let result =
-        solve_maxsat_seeded(&encoding.wcnf, groups, options, &watch).map_err(|e| e.to_string())?;
+    let clusters = ClusterClauses::new(table);
+    let implied = seeded.then_some(&clusters as &dyn ImpliedClauses);
+    let result = solve_maxsat_seeded(&encoding.wcnf, groups, implied, options, &watch)
+        .map_err(|e| e.to_string())?;
     report.status = match result.status {
         MaxSatStatus::Optimal => Status::Optimal,
         MaxSatStatus::Feasible => Status::Feasible,
@@ -78,6 +81,7 @@ pub fn run_maxsat(
         ("algorithm", json!(options.algorithm.name())),
         ("seeded", json!(seeded)),
         ("cores", json!(result.cores)),
+        ("cluster_clauses", json!(result.implied_clauses)),
         ("sat_calls", json!(result.sat_calls)),
         ("weight_digits", json!(encoding.digits)),
         ("hard_clauses", json!(encoding.wcnf.hard.len())),

@@ -283,11 +283,12 @@ pub struct LearnOptions {
     /// Settings of [`Method::Maxsat`] (its token is replaced by `stop`).
     pub maxsat: MaxSatOptions,
     /// Whether the hitting-set search of [`Method::Maxsat`] is seeded with each node's
-    /// candidates, exactly one per node ([`solve_maxsat_seeded`]); `None`: seeded with a
-    /// treewidth bound only, where it proves more (README, "MaxSAT").
+    /// candidates, exactly one per node, and separates cluster clauses
+    /// ([`solve_maxsat_seeded`], [`ClusterClauses`]; README, "MaxSAT").
     ///
     /// [`solve_maxsat_seeded`]: bnsl_solvers::maxsat::solve_maxsat_seeded
-    pub ihs_seeding: Option<bool>,
+    /// [`ClusterClauses`]: bnsl_solvers::maxsat::ClusterClauses
+    pub ihs_seeding: bool,
     /// Stops the run early from outside (another thread, a Ctrl+C handler): the ILP
     /// engines and the order searches then report what they have. It replaces the
     /// tokens inside `ilp` and `heuristic`.
@@ -308,7 +309,7 @@ impl LearnOptions {
             ktree_climb: DEFAULT_CLIMB_STEPS,
             ktree_start: None,
             maxsat: MaxSatOptions::default(),
-            ihs_seeding: None,
+            ihs_seeding: true,
             stop: StopToken::new(),
         }
     }
@@ -632,8 +633,14 @@ pub fn learn(
                 ..opts.maxsat.clone()
             };
             observer.stage(EXACT_SOLVE, None);
-            let seeded = opts.ihs_seeding.unwrap_or(width.is_some());
-            let solved = run_maxsat(table, width, seeded, &options, &mut report, observer);
+            let solved = run_maxsat(
+                table,
+                width,
+                opts.ihs_seeding,
+                &options,
+                &mut report,
+                observer,
+            );
             observer.stage_done();
             solved.map_err(LearnError::Internal)?;
         }

@@ -80,9 +80,8 @@ pub(crate) struct Args {
     #[arg(long, value_enum, value_name = "ihs|oll|lsu")]
     pub maxsat_algorithm: Option<MaxSatAlgorithmArg>,
     /// Seed the hitting-set program of --method maxsat (ihs) with one row per node
-    /// (exactly one parent set each) and take cores that cut off its LP relaxation
-    /// before each MILP call. Default: on with --treewidth, off without (README,
-    /// "MaxSAT").
+    /// (exactly one parent set each), and before each MILP call add the cluster clauses
+    /// and cores that cut off its LP relaxation (default: on; README, "MaxSAT").
     #[arg(long, value_enum, value_name = "on|off")]
     pub ihs_seeding: Option<SeedingArg>,
     /// For an optimal answer, write into DIR a proof of its optimality that `bnsl verify
@@ -964,7 +963,7 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 _ => None,
             },
         },
-        ihs_seeding: args.ihs_seeding.map(|s| s == SeedingArg::On),
+        ihs_seeding: args.ihs_seeding.is_none_or(|s| s == SeedingArg::On),
         stop: StopToken::new(),
     };
     // Every method stops at Ctrl+C: the ILP engines and the order searches report what

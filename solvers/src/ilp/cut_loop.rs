@@ -270,7 +270,7 @@ pub(super) fn root_cuts_from(
 /// one cluster a round where the search yields several. On larger tables its clusters
 /// made more rows than they saved rounds (README, "Exact ILP (family variables)",
 /// the cut loop).
-pub(super) fn round_search(ilp: &FamilyIlp<'_>) -> Option<(usize, usize)> {
+pub(crate) fn round_search(ilp: &FamilyIlp<'_>) -> Option<(usize, usize)> {
     (ilp.n() <= SEARCH_NODES).then_some((SEARCH_BUDGET, SEARCH_CUTS))
 }
 

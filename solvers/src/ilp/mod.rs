@@ -29,7 +29,7 @@ mod node_cuts;
 pub mod ordering;
 #[cfg(feature = "scip")]
 pub mod scip_bc;
-mod separation;
+pub(crate) mod separation;
 mod sink;
 mod small_region;
 mod static_program;

@@ -18,7 +18,9 @@
 //! Seeded with groups of literals of which every model sets exactly one (see
 //! [`solve_maxsat_seeded`](super::solve_maxsat_seeded)), the program starts with a row
 //! `Σ y = 1` per group, and before each MILP call up to [`LP_ROUNDS`] rounds find cores
-//! that cut off the optimum of its LP relaxation (see `lp_rounds`).
+//! that cut off the optimum of its LP relaxation (see `lp_rounds`): clauses from an
+//! [`ImpliedClauses`] separator when one is given and finds any, else cores from the SAT
+//! solver among the soft clauses the optimum leaves at zero.
 //!
 //! The search ends when the lower bound reaches the incumbent, or when a cheapest
 //! hitting set meets no new core (its model is then optimal). The bound is the cost of a
@@ -28,7 +30,7 @@
 //! units.
 
 use super::oracle::Answer;
-use super::{Outcome, Search};
+use super::{ImpliedClauses, Outcome, Search};
 use crate::milp::{Limits, MilpBackend, SolverError, Status};
 use bnsl_formulations::maxsat::Lit;
 use bnsl_formulations::milp::{MilpModel, Sense, VarId};
@@ -40,6 +42,10 @@ const GREEDY_ROUNDS: usize = 10;
 
 /// Rounds of LP-guided cores before each hitting set from the MILP.
 const LP_ROUNDS: usize = 50;
+
+/// Rounds of implied clauses before each hitting set from the MILP (they end sooner when
+/// the separator finds none).
+const IMPLIED_ROUNDS: usize = 1000;
 
 /// The largest cost of the LP relaxation's scaled objective.
 const LP_LARGEST_COST: f64 = 1e3;
@@ -86,6 +92,8 @@ impl Softs {
 struct HittingSets {
     model: MilpModel,
     column: FxHashMap<usize, VarId>,
+    /// The column of each group literal, the groups flattened in order.
+    group_columns: Vec<VarId>,
 }
 
 impl HittingSets {
@@ -95,6 +103,7 @@ impl HittingSets {
         let mut programs = HittingSets {
             model: MilpModel::new(Sense::Minimize),
             column: FxHashMap::default(),
+            group_columns: Vec::new(),
         };
         for (g, group) in exactly_one.iter().enumerate() {
             let row: Vec<(VarId, f64)> = group
@@ -104,6 +113,7 @@ impl HittingSets {
                     None => (programs.free_column(x), 1.0),
                 })
                 .collect();
+            programs.group_columns.extend(row.iter().map(|&(id, _)| id));
             programs
                 .model
                 .add_eq(format!("group{g}"), row, 1.0)
@@ -141,17 +151,26 @@ impl HittingSets {
             .expect("a row over existing columns");
     }
 
-    /// The soft clauses (by index) the LP relaxation's optimum gives a value above
-    /// [`LP_SUPPORT`]; `None` when a limit stopped the back-end first.
-    fn lp_support(
+    /// An optimum of the LP relaxation, a value per column; `None` when a limit stopped
+    /// the back-end first.
+    fn lp_optimum(
         &self,
         backend: &dyn MilpBackend,
         limits: &Limits,
-    ) -> Result<Option<Vec<usize>>, SolverError> {
-        let outcome = backend.solve(&self.scaled_relaxation(), limits)?;
-        Ok(outcome
-            .values
-            .map(|values| self.softs_above(&values, LP_SUPPORT)))
+    ) -> Result<Option<Vec<f64>>, SolverError> {
+        Ok(backend.solve(&self.scaled_relaxation(), limits)?.values)
+    }
+
+    /// A row "at least one of these group literals" (positions in the flattened groups).
+    fn add_implied(&mut self, clause: &[usize]) {
+        let row: Vec<(VarId, f64)> = clause
+            .iter()
+            .map(|&i| (self.group_columns[i], 1.0))
+            .collect();
+        let name = format!("implied{}", self.model.num_rows());
+        self.model
+            .add_ge(name, row, 1.0)
+            .expect("a row over existing columns");
     }
 
     /// The soft clauses (by index) whose columns `values` set above `threshold`.
@@ -206,6 +225,7 @@ impl HittingSets {
 pub(super) fn run(
     search: &mut Search<'_>,
     exactly_one: &[Vec<Lit>],
+    implied: Option<&dyn ImpliedClauses>,
     backend: &dyn MilpBackend,
 ) -> Outcome {
     let softs = Softs::new(search);
@@ -231,7 +251,7 @@ pub(super) fn run(
             return Outcome::Closed;
         }
         if !exactly_one.is_empty() {
-            if let Err(end) = lp_rounds(search, &softs, &mut programs, backend) {
+            if let Err(end) = lp_rounds(search, &softs, &mut programs, implied, backend) {
                 return end;
             }
         }
@@ -279,23 +299,54 @@ fn back_end_limits(search: &Search<'_>) -> Limits {
     }
 }
 
-/// Rounds of cores that cut off the LP relaxation's optimum: each solves the relaxation
-/// and finds disjoint cores among the soft clauses it gives (nearly) zero, until a round
-/// finds none or [`LP_ROUNDS`] have run. Such a core's row is violated by the LP
-/// optimum, so the relaxation, and with it the next hitting set, moves; this is the
-/// family ILP's cluster-cut loop with the SAT solver as the separator.
+/// Rounds of rows that cut off the LP relaxation's optimum: each solves the relaxation,
+/// asks `implied` (if given) for clauses the optimum violates, and when it has none finds
+/// disjoint cores among the soft clauses the optimum gives (nearly) zero; until a round
+/// finds nothing, [`IMPLIED_ROUNDS`] rounds have run, or [`LP_ROUNDS`] of them found
+/// cores. Each row is violated by the LP optimum, so the relaxation, and with it the
+/// next hitting set, moves; this is the family ILP's cluster-cut loop, with the SAT
+/// solver as a separator of last resort.
 fn lp_rounds(
     search: &mut Search<'_>,
     softs: &Softs,
     programs: &mut HittingSets,
+    implied: Option<&dyn ImpliedClauses>,
     backend: &dyn MilpBackend,
 ) -> Result<(), Outcome> {
-    for _ in 0..LP_ROUNDS {
-        let support = match programs.lp_support(backend, &back_end_limits(search)) {
-            Ok(Some(support)) => support,
+    let mut core_rounds = 0;
+    for _ in 0..IMPLIED_ROUNDS {
+        let limits = back_end_limits(search);
+        let values = match programs.lp_optimum(backend, &limits) {
+            Ok(Some(values)) => values,
             Ok(None) => return Err(Outcome::Stopped),
             Err(e) => return Err(back_end_failed(search, e)),
         };
+        if let Some(separator) = implied {
+            let at: Vec<f64> = programs
+                .group_columns
+                .iter()
+                .map(|id| values[id.index()])
+                .collect();
+            let clauses = match separator.violated(&at, backend, &limits) {
+                Ok(clauses) => clauses,
+                Err(e) => return Err(back_end_failed(search, e)),
+            };
+            if search.oracle.limit().reached() {
+                return Err(Outcome::Stopped);
+            }
+            if !clauses.is_empty() {
+                search.implied_clauses += clauses.len();
+                for clause in &clauses {
+                    programs.add_implied(clause);
+                }
+                continue;
+            }
+        }
+        if core_rounds == LP_ROUNDS {
+            break;
+        }
+        core_rounds += 1;
+        let support = programs.softs_above(&values, LP_SUPPORT);
         let cores = extract_cores(search, softs, &members(&support, softs.lits.len()))?;
         if cores.is_empty() || search.closed() {
             break;

@@ -17,6 +17,7 @@
 //!
 //! All three stop at a time limit or a [`StopToken`] with the best model and bound so far.
 
+mod cluster_clauses;
 mod ihs;
 mod lsu;
 mod oll;
@@ -27,7 +28,7 @@ mod totalizer;
 #[cfg(test)]
 mod tests;
 
-use crate::milp::MilpBackend;
+use crate::milp::{Limits, MilpBackend, SolverError};
 use crate::StopToken;
 use bnsl_formulations::maxsat::cost_bound::violation_literals;
 use bnsl_formulations::maxsat::{Lit, Wcnf};
@@ -35,6 +36,26 @@ use oracle::{Answer, Limit, Oracle};
 use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+pub use cluster_clauses::ClusterClauses;
+
+/// A separator of clauses that every model of a formula's hard clauses satisfies, over
+/// the literals of the groups of [`solve_maxsat_seeded`] (positions in the groups
+/// flattened in order), such as the cluster clauses of the BNSL encoding
+/// ([`ClusterClauses`]). The seeded hitting-set search adds them as rows of its program,
+/// as it adds cores: each is a set of literals of which every model sets one.
+pub trait ImpliedClauses {
+    /// Clauses that `values` (a value in [0, 1] per group literal, a point of the
+    /// hitting-set program's LP relaxation) violates: the values of each sum to less
+    /// than 1. A MILP sub-problem, if the separator has one, runs on `backend` within
+    /// `limits`.
+    fn violated(
+        &self,
+        values: &[f64],
+        backend: &dyn MilpBackend,
+        limits: &Limits,
+    ) -> Result<Vec<Vec<usize>>, SolverError>;
+}
 
 /// The search a MaxSAT solve runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -125,6 +146,8 @@ pub struct MaxSatResult {
     pub lower_bound: u64,
     /// Unsatisfiable cores found.
     pub cores: usize,
+    /// Clauses from the [`ImpliedClauses`] separator added to the hitting-set program.
+    pub implied_clauses: usize,
     /// Calls to the SAT solver.
     pub sat_calls: usize,
     /// Why the search ended early other than by a limit (a MILP back-end's error), if it
@@ -152,7 +175,7 @@ pub fn solve_maxsat(
     options: &MaxSatOptions,
     progress: &dyn Fn(&MaxSatProgress),
 ) -> Result<MaxSatResult, MaxSatError> {
-    solve_maxsat_seeded(wcnf, &[], options, progress)
+    solve_maxsat_seeded(wcnf, &[], None, options, progress)
 }
 
 /// [`solve_maxsat`] on a formula whose every model of the hard clauses sets exactly one
@@ -164,12 +187,14 @@ pub fn solve_maxsat(
 /// clause. Every model meets those rows, so the bound stays valid; on the BNSL encoding
 /// the hitting-set program becomes the family ILP with the cores as its cluster-like
 /// rows (Saikko, Malone & Järvisalo 2015). With groups, ihs also takes cores that cut
-/// off the LP relaxation's optimum before each MILP call. Empty groups: the search of
+/// off the LP relaxation's optimum before each MILP call, and, given `implied`, the
+/// clauses it separates from that optimum first. Empty groups: the search of
 /// [`solve_maxsat`]. The other algorithms ignore the groups. A group that does not hold
-/// of the formula makes the bound wrong.
+/// of the formula, or an implied clause that does not, makes the bound wrong.
 pub fn solve_maxsat_seeded(
     wcnf: &Wcnf,
     exactly_one: &[Vec<Lit>],
+    implied: Option<&dyn ImpliedClauses>,
     options: &MaxSatOptions,
     progress: &dyn Fn(&MaxSatProgress),
 ) -> Result<MaxSatResult, MaxSatError> {
@@ -193,7 +218,7 @@ pub fn solve_maxsat_seeded(
         MaxSatAlgorithm::Lsu => lsu::run(&mut search),
         MaxSatAlgorithm::Ihs => {
             let backend = hitting_sets.expect("ihs has a back-end");
-            ihs::run(&mut search, exactly_one, backend.as_ref())
+            ihs::run(&mut search, exactly_one, implied, backend.as_ref())
         }
     };
     Ok(search.finish(status))
@@ -217,6 +242,7 @@ struct Search<'a> {
     best: Option<(u64, Vec<bool>)>,
     lower_bound: u64,
     cores: usize,
+    implied_clauses: usize,
     failure: Option<String>,
     progress: &'a dyn Fn(&MaxSatProgress),
 }
@@ -229,6 +255,7 @@ impl<'a> Search<'a> {
             best: None,
             lower_bound: 0,
             cores: 0,
+            implied_clauses: 0,
             failure: None,
             progress,
         }
@@ -329,6 +356,7 @@ impl<'a> Search<'a> {
             cost,
             lower_bound,
             cores: self.cores,
+            implied_clauses: self.implied_clauses,
             sat_calls: self.oracle.calls,
             failure: self.failure,
         }

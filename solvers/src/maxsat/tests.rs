@@ -268,16 +268,24 @@ proptest! {
             brute_force_within_width(&narrow, width),
         );
         for (encoding, scored, best) in [plain, bounded] {
+            let clusters = ClusterClauses::new(scored);
             for backend in crate::milp::backends() {
-                let name = backend.name();
-                let options = ihs_on(backend);
+              let backend: Arc<dyn crate::milp::MilpBackend> = Arc::from(backend);
+              for implied in [None, Some(&clusters as &dyn ImpliedClauses)] {
+                let name = format!("{} (cluster clauses: {})", backend.name(), implied.is_some());
+                let options = MaxSatOptions {
+                    algorithm: MaxSatAlgorithm::Ihs,
+                    hitting_sets: Some(HittingSetBackend(Arc::clone(&backend))),
+                    ..Default::default()
+                };
                 let result =
-                    solve_maxsat_seeded(&encoding.wcnf, &encoding.family_vars, &options, &|_| {})
+                    solve_maxsat_seeded(&encoding.wcnf, &encoding.family_vars, implied, &options, &|_| {})
                         .expect("a back-end is given");
                 prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
                 prop_assert_eq!(result.cost, Some(result.lower_bound), "{}", name);
                 let (_, score) = decoded(&encoding, scored, &result);
                 prop_assert!((score - best).abs() < 1e-6, "{}: {} vs {}", name, score, best);
+              }
             }
         }
     }

@@ -1,0 +1,139 @@
+//! The family ILP's cluster constraints as clauses of the BNSL encoding
+//! ([`bnsl_formulations::maxsat::bnsl`]), separated from a point of the hitting-set
+//! program's LP relaxation.
+//!
+//! In the encoding, literal `x(v, k)` says node `v` takes its `k`-th candidate. For a
+//! node set `C` of at least two nodes, the clause `∨_{v ∈ C} ∨_{k : Π_k ∩ C = ∅} x(v, k)`
+//! (some node of `C` takes a parent set with no parent in `C`) holds in every model of
+//! the hard clauses: the order clauses put the nodes of `C` in a strict total order,
+//! whose first member has all its parents outside `C`. It is the cluster constraint of
+//! Jaakkola et al. (2010) in the form `Σ_{v ∈ C} Σ_{Π ∩ C = ∅} y(v, Π) ≥ 1` (Bartlett &
+//! Cussens 2017, eq. (3)), and a core in MaxSAT's sense: the soft clauses `¬x(v, k)` of
+//! its literals cannot all hold. Saikko, Malone & Järvisalo (2015) note that the
+//! minimal cores of this encoding are these clauses; a separator finds the ones a
+//! fractional hitting set violates, which the SAT solver, seeing only literals at zero,
+//! cannot.
+
+use super::ImpliedClauses;
+use crate::ilp::cut_loop::round_search;
+use crate::ilp::separation::{MilpSubIp, Pipeline};
+use crate::milp::{Limits, MilpBackend, SolverError};
+use bnsl_formulations::family::separation::SeparationOptions;
+use bnsl_formulations::{FamilyIlp, ScoreTable, VarSet};
+
+/// The cluster clauses of a score table's BNSL encoding, found by the family ILP's
+/// separation pipeline (heuristics, cluster search, then the exact sub-IP on the
+/// hitting-set back-end). The group literals of the seeded search must be the
+/// encoding's `family_vars`, so that position `i` of the flattened groups is family
+/// column `i` of [`FamilyIlp`].
+pub struct ClusterClauses<'t> {
+    ilp: FamilyIlp<'t>,
+    options: SeparationOptions,
+}
+
+impl<'t> ClusterClauses<'t> {
+    /// The separator for the encoding of `table`.
+    pub fn new(table: &'t ScoreTable) -> Self {
+        ClusterClauses {
+            ilp: FamilyIlp::new(table),
+            options: SeparationOptions::default(),
+        }
+    }
+
+    /// The clause of `cluster`: the family columns of its nodes with no parent in it.
+    fn clause(&self, cluster: &VarSet) -> Vec<usize> {
+        cluster
+            .iter()
+            .flat_map(|v| self.ilp.columns_of(v))
+            .filter(|&col| !self.ilp.parents(col).intersects(cluster))
+            .collect()
+    }
+}
+
+impl ImpliedClauses for ClusterClauses<'_> {
+    fn violated(
+        &self,
+        values: &[f64],
+        backend: &dyn MilpBackend,
+        limits: &Limits,
+    ) -> Result<Vec<Vec<usize>>, SolverError> {
+        let exact = MilpSubIp(backend);
+        let pipeline = Pipeline {
+            options: &self.options,
+            search: round_search(&self.ilp),
+            exact: Some(&exact),
+        };
+        let cuts = pipeline.separate(&self.ilp, values, limits.time_limit, &limits.stop)?;
+        Ok(cuts.iter().map(|cut| self.clause(&cut.cluster)).collect())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_tables::larger_table;
+    use bnsl_formulations::Dag;
+
+    /// Every clause of a cyclic point holds of every DAG of the table and is violated
+    /// by the point.
+    #[test]
+    fn clauses_cut_off_cycles_and_hold_of_every_dag() {
+        for seed in 0..20 {
+            let table = larger_table(seed);
+            let separator = ClusterClauses::new(&table);
+            let ilp = FamilyIlp::new(&table);
+            let n = table.n();
+            // Every node takes its best candidate with a parent, if it has one: usually
+            // cyclic.
+            let mut cyclic = vec![0.0; ilp.num_columns()];
+            for v in 0..n {
+                let k = (0..table.candidates(v).len())
+                    .find(|&k| !table.candidates(v)[k].parents.is_empty())
+                    .unwrap_or(0);
+                cyclic[ilp.column(v, k)] = 1.0;
+            }
+            let backend = super::super::default_hitting_set_backend().expect("a back-end");
+            let clauses = separator
+                .violated(&cyclic, backend.as_ref(), &Limits::default())
+                .unwrap();
+            let graph = ilp.graph_of(&cyclic);
+            assert_eq!(clauses.is_empty(), graph.is_acyclic(), "seed {seed}");
+            for clause in &clauses {
+                assert!(clause.iter().all(|&c| cyclic[c] == 0.0), "seed {seed}");
+                for dag in sample_dags(&table, seed) {
+                    let values = ilp.values_of(&dag).expect("a DAG of the table");
+                    assert!(clause.iter().any(|&c| values[c] == 1.0), "seed {seed}");
+                }
+            }
+        }
+    }
+
+    /// DAGs of `table`'s candidates: each node in a random order takes its best
+    /// candidate among the nodes before it.
+    fn sample_dags(table: &ScoreTable, seed: u64) -> Vec<Dag> {
+        let n = table.n();
+        (0..10u64)
+            .map(|s| {
+                let mut order: Vec<usize> = (0..n).collect();
+                let mut state = seed.wrapping_mul(31).wrapping_add(s) | 1;
+                for i in (1..n).rev() {
+                    state ^= state << 13;
+                    state ^= state >> 7;
+                    state ^= state << 17;
+                    order.swap(i, (state % (i as u64 + 1)) as usize);
+                }
+                let mut dag = Dag::empty(n);
+                for (pos, &v) in order.iter().enumerate() {
+                    let before = VarSet::from_members(n, order[..pos].iter().copied());
+                    let best = table
+                        .candidates(v)
+                        .iter()
+                        .find(|c| c.parents.is_subset(&before))
+                        .expect("the empty parent set is a candidate");
+                    dag.set_parents(v, best.parents.clone());
+                }
+                dag
+            })
+            .collect()
+    }
+}
