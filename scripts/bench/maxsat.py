@@ -12,9 +12,10 @@ row per file: the optimum, then each solver's time (or `>BUDGET`), and flags any
 that disagrees with the optimum.
 
 Usage: scripts/bench/maxsat.py BIN [RC2_SCRIPT]
-  RC2_SCRIPT (default /work/peers/rc2/rc2_solve_mode.py) takes MODE WCNF and prints a
-  solver's `s`, `o`, `v` lines (see ../shared/PEERS.md for python-sat).
-Environment: BUDGET (seconds, default 60), ALGORITHMS (default oll,lsu,ihs), RC2_MODES
+  RC2_SCRIPT (default scripts/bench/rc2_solve.py, which needs `pip install python-sat`)
+  takes MODE WCNF and prints a solver's `s`, `o`, `v` lines.
+Environment: BUDGET (seconds, default 60), ALGORITHMS (default oll,lsu,ihs; `ihs+seeded` and
+             `ihs+unseeded` add `--ihs-seeding on|off`), RC2_MODES
              (default default,strat; empty for no RC2 columns), FILES (comma list of
              paths under ../shared/instances, default every such file).
 """
@@ -93,9 +94,18 @@ def cell(score, secs, status, optimum, budget):
     return f"{secs:.2f}{mark}"
 
 
+def algorithm_args(entry):
+    """The `learn` flags of an ALGORITHMS entry: `A`, or `ihs+seeded` / `ihs+unseeded`."""
+    algorithm, _, seeding = entry.partition("+")
+    args = ["--method", "maxsat", "--maxsat-algorithm", algorithm]
+    if seeding:
+        args += ["--ihs-seeding", {"seeded": "on", "unseeded": "off"}[seeding]]
+    return args
+
+
 def main():
     binary = sys.argv[1]
-    script = sys.argv[2] if len(sys.argv) > 2 else "/work/peers/rc2/rc2_solve_mode.py"
+    script = sys.argv[2] if len(sys.argv) > 2 else os.path.join(HERE, "rc2_solve.py")
     budget = float(os.environ.get("BUDGET", "60"))
     algorithms = os.environ.get("ALGORITHMS", "oll,lsu,ihs").split(",")
     modes = [m for m in os.environ.get("RC2_MODES", "default,strat").split(",") if m]
@@ -112,8 +122,7 @@ def main():
             row = [os.path.basename(rel), str(n), f"{optimum:.6f}"]
             row.append(cell(*bnsl_learn(binary, path, [], budget), optimum, budget))
             for a in algorithms:
-                found = bnsl_learn(binary, path, ["--method", "maxsat", "--maxsat-algorithm", a],
-                                   budget)
+                found = bnsl_learn(binary, path, algorithm_args(a), budget)
                 row.append(cell(*found, optimum, budget))
             for mode in modes:
                 row.append(cell(*rc2(binary, script, mode, path, wcnf, budget, tmp), optimum,
