@@ -39,10 +39,7 @@ pub enum ClusterForm {
 impl ClusterCut {
     /// The constraint of `cluster` in `ilp`, in its sparser form (the first on a tie).
     pub fn new(ilp: &FamilyIlp<'_>, cluster: &VarSet) -> Self {
-        let (inside, outside): (Vec<usize>, Vec<usize>) = cluster
-            .iter()
-            .flat_map(|v| ilp.columns_of(v))
-            .partition(|&col| ilp.parents(col).intersects(cluster));
+        let (inside, outside) = split_columns(ilp, cluster);
         let (form, columns) = if inside.len() <= outside.len() {
             (ClusterForm::ParentsInside, inside)
         } else {
@@ -52,6 +49,17 @@ impl ClusterCut {
             cluster: cluster.clone(),
             form,
             columns,
+        }
+    }
+
+    /// The constraint of `cluster` in `ilp` in the form [`ClusterForm::NoParentInside`]:
+    /// a clause over the family columns, "some node of C takes a parent set with no
+    /// parent in C".
+    pub fn no_parent_inside(ilp: &FamilyIlp<'_>, cluster: &VarSet) -> Self {
+        ClusterCut {
+            cluster: cluster.clone(),
+            form: ClusterForm::NoParentInside,
+            columns: split_columns(ilp, cluster).1,
         }
     }
 
@@ -86,6 +94,15 @@ impl ClusterCut {
     pub fn coefficients(&self) -> impl Iterator<Item = (VarId, f64)> + '_ {
         self.columns.iter().map(|&c| (VarId::from_index(c), 1.0))
     }
+}
+
+/// The family columns of `cluster`'s nodes, split into those with a parent in `cluster`
+/// and those without, each ascending.
+fn split_columns(ilp: &FamilyIlp<'_>, cluster: &VarSet) -> (Vec<usize>, Vec<usize>) {
+    cluster
+        .iter()
+        .flat_map(|v| ilp.columns_of(v))
+        .partition(|&col| ilp.parents(col).intersects(cluster))
 }
 
 #[cfg(test)]

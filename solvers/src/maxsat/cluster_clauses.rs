@@ -19,7 +19,7 @@ use crate::ilp::cut_loop::round_search;
 use crate::ilp::separation::{MilpSubIp, Pipeline};
 use crate::milp::{Limits, MilpBackend, SolverError};
 use bnsl_formulations::family::separation::SeparationOptions;
-use bnsl_formulations::{FamilyIlp, ScoreTable, VarSet};
+use bnsl_formulations::{ClusterCut, FamilyIlp, ScoreTable};
 
 /// The cluster clauses of a score table's BNSL encoding, found by the family ILP's
 /// separation pipeline (heuristics, cluster search, then the exact sub-IP on the
@@ -39,15 +39,6 @@ impl<'t> ClusterClauses<'t> {
             options: SeparationOptions::default(),
         }
     }
-
-    /// The clause of `cluster`: the family columns of its nodes with no parent in it.
-    fn clause(&self, cluster: &VarSet) -> Vec<usize> {
-        cluster
-            .iter()
-            .flat_map(|v| self.ilp.columns_of(v))
-            .filter(|&col| !self.ilp.parents(col).intersects(cluster))
-            .collect()
-    }
 }
 
 impl ImpliedClauses for ClusterClauses<'_> {
@@ -64,20 +55,23 @@ impl ImpliedClauses for ClusterClauses<'_> {
             exact: Some(&exact),
         };
         let cuts = pipeline.separate(&self.ilp, values, limits.time_limit, &limits.stop)?;
-        Ok(cuts.iter().map(|cut| self.clause(&cut.cluster)).collect())
+        Ok(cuts
+            .iter()
+            .map(|cut| ClusterCut::no_parent_inside(&self.ilp, &cut.cluster).columns)
+            .collect())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heuristics::{obs_network, sample_order};
     use crate::test_tables::larger_table;
-    use bnsl_formulations::Dag;
 
-    /// Every clause of a cyclic point holds of every DAG of the table and is violated
+    /// Every clause of a cyclic point holds of sampled DAGs of the table and is violated
     /// by the point.
     #[test]
-    fn clauses_cut_off_cycles_and_hold_of_every_dag() {
+    fn clauses_cut_off_cycles_and_hold_of_sampled_dags() {
         for seed in 0..20 {
             let table = larger_table(seed);
             let separator = ClusterClauses::new(&table);
@@ -100,40 +94,18 @@ mod tests {
             assert_eq!(clauses.is_empty(), graph.is_acyclic(), "seed {seed}");
             for clause in &clauses {
                 assert!(clause.iter().all(|&c| cyclic[c] == 0.0), "seed {seed}");
-                for dag in sample_dags(&table, seed) {
-                    let values = ilp.values_of(&dag).expect("a DAG of the table");
-                    assert!(clause.iter().any(|&c| values[c] == 1.0), "seed {seed}");
+                // Networks of random orders, each node with its best candidate among
+                // the nodes before it.
+                for restart in 0..10 {
+                    let network = obs_network(&table, &sample_order(n, seed, restart))
+                        .expect("the empty parent set is a candidate");
+                    let holds = clause.iter().any(|&c| {
+                        let (v, k) = ilp.family(c);
+                        network.choice[v] == k
+                    });
+                    assert!(holds, "seed {seed}");
                 }
             }
         }
-    }
-
-    /// DAGs of `table`'s candidates: each node in a random order takes its best
-    /// candidate among the nodes before it.
-    fn sample_dags(table: &ScoreTable, seed: u64) -> Vec<Dag> {
-        let n = table.n();
-        (0..10u64)
-            .map(|s| {
-                let mut order: Vec<usize> = (0..n).collect();
-                let mut state = seed.wrapping_mul(31).wrapping_add(s) | 1;
-                for i in (1..n).rev() {
-                    state ^= state << 13;
-                    state ^= state >> 7;
-                    state ^= state << 17;
-                    order.swap(i, (state % (i as u64 + 1)) as usize);
-                }
-                let mut dag = Dag::empty(n);
-                for (pos, &v) in order.iter().enumerate() {
-                    let before = VarSet::from_members(n, order[..pos].iter().copied());
-                    let best = table
-                        .candidates(v)
-                        .iter()
-                        .find(|c| c.parents.is_subset(&before))
-                        .expect("the empty parent set is a candidate");
-                    dag.set_parents(v, best.parents.clone());
-                }
-                dag
-            })
-            .collect()
     }
 }

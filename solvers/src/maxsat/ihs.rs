@@ -17,10 +17,10 @@
 //!
 //! Seeded with groups of literals of which every model sets exactly one (see
 //! [`solve_maxsat_seeded`](super::solve_maxsat_seeded)), the program starts with a row
-//! `Σ y = 1` per group, and before each MILP call up to [`LP_ROUNDS`] rounds find cores
-//! that cut off the optimum of its LP relaxation (see `lp_rounds`): clauses from an
-//! [`ImpliedClauses`] separator when one is given and finds any, else cores from the SAT
-//! solver among the soft clauses the optimum leaves at zero.
+//! `Σ y = 1` per group, and before each MILP call rounds add rows that cut off the
+//! optimum of its LP relaxation (see `lp_rounds`): clauses from an [`ImpliedClauses`]
+//! separator when one is given and finds any, else (in up to [`LP_ROUNDS`] rounds) cores
+//! from the SAT solver among the soft clauses the optimum leaves at zero.
 //!
 //! The search ends when the lower bound reaches the incumbent, or when a cheapest
 //! hitting set meets no new core (its model is then optimal). The bound is the cost of a

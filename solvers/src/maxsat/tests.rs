@@ -39,10 +39,10 @@ fn algorithms() -> Vec<MaxSatAlgorithm> {
 }
 
 /// The hitting-set search with its hitting sets from `backend`.
-fn ihs_on(backend: Box<dyn crate::milp::MilpBackend>) -> MaxSatOptions {
+fn ihs_on(backend: Arc<dyn crate::milp::MilpBackend>) -> MaxSatOptions {
     MaxSatOptions {
         algorithm: MaxSatAlgorithm::Ihs,
-        hitting_sets: Some(HittingSetBackend(std::sync::Arc::from(backend))),
+        hitting_sets: Some(HittingSetBackend(backend)),
         ..Default::default()
     }
 }
@@ -121,7 +121,7 @@ proptest! {
         let best = brute_force(&wcnf);
         for backend in crate::milp::backends() {
             let name = backend.name();
-            let options = ihs_on(backend);
+            let options = ihs_on(Arc::from(backend));
             let result = solve_maxsat(&wcnf, &options, &|_| {}).expect("a back-end is given");
             match best {
                 None => prop_assert_eq!(result.status, MaxSatStatus::Unsatisfiable, "{}", name),
@@ -270,22 +270,20 @@ proptest! {
         for (encoding, scored, best) in [plain, bounded] {
             let clusters = ClusterClauses::new(scored);
             for backend in crate::milp::backends() {
-              let backend: Arc<dyn crate::milp::MilpBackend> = Arc::from(backend);
-              for implied in [None, Some(&clusters as &dyn ImpliedClauses)] {
-                let name = format!("{} (cluster clauses: {})", backend.name(), implied.is_some());
-                let options = MaxSatOptions {
-                    algorithm: MaxSatAlgorithm::Ihs,
-                    hitting_sets: Some(HittingSetBackend(Arc::clone(&backend))),
-                    ..Default::default()
-                };
-                let result =
-                    solve_maxsat_seeded(&encoding.wcnf, &encoding.family_vars, implied, &options, &|_| {})
-                        .expect("a back-end is given");
-                prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
-                prop_assert_eq!(result.cost, Some(result.lower_bound), "{}", name);
-                let (_, score) = decoded(&encoding, scored, &result);
-                prop_assert!((score - best).abs() < 1e-6, "{}: {} vs {}", name, score, best);
-              }
+                let backend: Arc<dyn crate::milp::MilpBackend> = Arc::from(backend);
+                for implied in [None, Some(&clusters as &dyn ImpliedClauses)] {
+                    let name =
+                        format!("{} (cluster clauses: {})", backend.name(), implied.is_some());
+                    let options = ihs_on(Arc::clone(&backend));
+                    let result = solve_maxsat_seeded(
+                        &encoding.wcnf, &encoding.family_vars, implied, &options, &|_| {},
+                    )
+                    .expect("a back-end is given");
+                    prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
+                    prop_assert_eq!(result.cost, Some(result.lower_bound), "{}", name);
+                    let (_, score) = decoded(&encoding, scored, &result);
+                    prop_assert!((score - best).abs() < 1e-6, "{}: {} vs {}", name, score, best);
+                }
             }
         }
     }
