@@ -757,7 +757,7 @@ impl<'a, 't> Run<'a, 't> {
 /// [`LpDuals`](crate::milp::LpDuals) (HiGHS):
 /// each solve starts from the last one's basis, with the rows added to the program
 /// since appended, instead of solving the whole relaxation afresh.
-struct RoundSession {
+pub(crate) struct RoundSession {
     lp: Box<dyn LpSession>,
     /// How many of the program's rows the session has.
     rows: usize,
@@ -765,7 +765,7 @@ struct RoundSession {
 
 impl RoundSession {
     /// The session of `model`'s relaxation, if `backend` can keep one.
-    fn open(
+    pub(crate) fn open(
         backend: &dyn MilpBackend,
         model: &MilpModel,
         limits: &Limits,
@@ -781,7 +781,7 @@ impl RoundSession {
 
     /// Solves the relaxation of `model` (the session's program with rows appended),
     /// within `time_limit` seconds: `None` when no optimum was reached.
-    fn solve(
+    pub(crate) fn solve(
         &mut self,
         model: &MilpModel,
         time_limit: Option<f64>,

@@ -25,12 +25,12 @@ pub mod collect;
 mod collect_loop;
 pub mod cut_loop;
 mod live;
-mod node_cuts;
+pub(crate) mod node_cuts;
 pub mod ordering;
 #[cfg(feature = "scip")]
 pub mod scip_bc;
 pub(crate) mod separation;
-mod sink;
+pub(crate) mod sink;
 mod small_region;
 mod static_program;
 

@@ -20,7 +20,7 @@ use std::sync::Mutex;
 /// Not the exact sub-IP: at CBC's nodes it cost more than it gained; with it CBC got
 /// through far fewer nodes and its bound did not move from the root's (see README,
 /// "Benchmark notes behind design choices").
-pub(super) struct ClusterSeparator {
+pub(crate) struct ClusterSeparator {
     table: ScoreTable,
     options: SeparationOptions,
     found: Mutex<Found>,
@@ -39,7 +39,7 @@ struct Found {
 impl ClusterSeparator {
     /// A separator on a copy of `table` (the solver calls it from its own threads,
     /// which may outlive the caller's borrow).
-    pub(super) fn new(table: &ScoreTable, options: &SeparationOptions) -> Self {
+    pub(crate) fn new(table: &ScoreTable, options: &SeparationOptions) -> Self {
         ClusterSeparator {
             table: table.clone(),
             options: options.clone(),

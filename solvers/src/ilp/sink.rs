@@ -8,21 +8,25 @@
 //! never worse than the rounded choice) with the swap local search, and ASOBS on the
 //! final order (never worse than OBS on it, Theorem 3).
 
-use crate::heuristics::{asobs_network, swap_search, Budget};
+use crate::heuristics::{asobs_network, swap_search, Budget, Network};
 use bnsl_formulations::{Dag, FamilyIlp, VarSet};
 
 /// A DAG made of candidates of `ilp`'s table, guided by `values` (one per column).
 /// `None` only when no DAG can be built from the candidates placed this way (some node
 /// has no candidate inside any set of remaining nodes, e.g. under required arcs).
 pub(super) fn round_to_dag(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Dag> {
+    round_to_network(ilp, values).map(|network| network.to_dag(ilp.table()))
+}
+
+/// [`round_to_dag`] as a choice of candidate per node.
+pub(crate) fn round_to_network(ilp: &FamilyIlp<'_>, values: &[f64]) -> Option<Network> {
     let table = ilp.table();
     let order = sink_order(ilp, values)?;
     let (order, obs) = swap_search(table, order, &Budget::unlimited())?;
-    let best = match asobs_network(table, &order) {
+    Some(match asobs_network(table, &order) {
         Some(asobs) if asobs.score > obs.score => asobs,
         _ => obs,
-    };
-    Some(best.to_dag(table))
+    })
 }
 
 /// A topological order (first = source) built by repeatedly removing a sink.

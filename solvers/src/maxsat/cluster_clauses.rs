@@ -16,10 +16,13 @@
 
 use super::ImpliedClauses;
 use crate::ilp::cut_loop::round_search;
+use crate::ilp::node_cuts::ClusterSeparator;
 use crate::ilp::separation::{MilpSubIp, Pipeline};
-use crate::milp::{Limits, MilpBackend, SolverError};
+use crate::ilp::sink::round_to_network;
+use crate::milp::{CutSeparator, Limits, MilpBackend, SolverError};
 use bnsl_formulations::family::separation::SeparationOptions;
 use bnsl_formulations::{ClusterCut, FamilyIlp, ScoreTable};
+use std::sync::Arc;
 
 /// The cluster clauses of a score table's BNSL encoding, found by the family ILP's
 /// separation pipeline (heuristics, cluster search, then the exact sub-IP on the
@@ -48,7 +51,8 @@ impl ImpliedClauses for ClusterClauses<'_> {
         backend: &dyn MilpBackend,
         limits: &Limits,
     ) -> Result<Vec<Vec<usize>>, SolverError> {
-        let exact = MilpSubIp(backend);
+        let sub_ips = backend.for_sub_ips();
+        let exact = MilpSubIp(sub_ips.as_ref());
         let pipeline = Pipeline {
             options: &self.options,
             search: round_search(&self.ilp),
@@ -59,6 +63,29 @@ impl ImpliedClauses for ClusterClauses<'_> {
             .iter()
             .map(|cut| ClusterCut::no_parent_inside(&self.ilp, &cut.cluster).columns)
             .collect())
+    }
+
+    /// The family ILP's cluster cuts by its heuristics (strongly connected components,
+    /// short cycles, greedy growth), as CBC separates them at its nodes in the cut loop.
+    fn node_separator(&self) -> Option<Arc<dyn CutSeparator>> {
+        Some(Arc::new(ClusterSeparator::new(
+            self.ilp.table(),
+            &self.options,
+        )))
+    }
+
+    /// The family ILP's sink heuristic (the cut loop's rounding): a DAG, so the order
+    /// clauses have a model with its families.
+    fn rounded(&self, values: &[f64]) -> Option<Vec<usize>> {
+        let network = round_to_network(&self.ilp, values)?;
+        Some(
+            network
+                .choice
+                .iter()
+                .enumerate()
+                .map(|(v, &k)| self.ilp.column(v, k))
+                .collect(),
+        )
     }
 }
 

@@ -18,9 +18,20 @@
 //! Seeded with groups of literals of which every model sets exactly one (see
 //! [`solve_maxsat_seeded`](super::solve_maxsat_seeded)), the program starts with a row
 //! `Σ y = 1` per group, and before each MILP call rounds add rows that cut off the
-//! optimum of its LP relaxation (see `lp_rounds`): clauses from an [`ImpliedClauses`]
-//! separator when one is given and finds any, else (in up to [`LP_ROUNDS`] rounds) cores
-//! from the SAT solver among the soft clauses the optimum leaves at zero.
+//! optimum of its LP relaxation (see [`Rounds::run`]): clauses from an
+//! [`ImpliedClauses`] separator when one is given and finds any, else (in up to
+//! [`LP_ROUNDS`] rounds) cores from the SAT solver among the soft clauses the optimum
+//! leaves at zero. In each round:
+//! - the LP optimum's cost is a lower bound;
+//! - the separator rounds the optimum to a choice per group, and a SAT call under it
+//!   gives an incumbent; one that costs no more than the LP optimum is optimal;
+//! - a back-end with duals (HiGHS) keeps the LP open between rounds, and the last
+//!   round's row multipliers fix at zero, for the MILP call, the columns whose reduced
+//!   cost exceeds the gap ([`fixable_columns`]).
+//!
+//! Each MILP call starts from the incumbent, whose violated soft clauses hit every core
+//! and meet every row; on a back-end with a cut callback (CBC) it also separates the
+//! separator's rows at its nodes ([`ImpliedClauses::node_separator`]).
 //!
 //! The search ends when the lower bound reaches the incumbent, or when a cheapest
 //! hitting set meets no new core (its model is then optimal). The bound is the cost of a
@@ -30,11 +41,14 @@
 //! units.
 
 use super::oracle::Answer;
+use super::reduced_costs::fixable_columns;
 use super::{ImpliedClauses, Outcome, Search};
-use crate::milp::{Limits, MilpBackend, SolverError, Status};
-use bnsl_formulations::maxsat::Lit;
+use crate::ilp::cut_loop::RoundSession;
+use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, SolverError, Status};
+use bnsl_formulations::maxsat::{Lit, Wcnf};
 use bnsl_formulations::milp::{MilpModel, Sense, VarId};
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Greedy rounds of core extraction between two hitting sets from the MILP.
@@ -53,6 +67,10 @@ const LP_LARGEST_COST: f64 = 1e3;
 /// An LP value above this puts a soft clause in the relaxation's support.
 const LP_SUPPORT: f64 = 1e-6;
 
+/// The lower bound taken from an LP optimum of cost `c` is `c (1 − LP_BOUND_MARGIN)`:
+/// the LP is solved to the back-end's tolerances (about 10^−9 of the costs, scaled).
+const LP_BOUND_MARGIN: f64 = 1e-8;
+
 /// Cores of more members than this are only trimmed, not reduced to a minimal core: a
 /// minimal one costs a SAT call per member.
 const MINIMISE_UP_TO: usize = 300;
@@ -62,6 +80,8 @@ struct Softs {
     /// True when the soft clause holds.
     lits: Vec<Lit>,
     weights: Vec<u64>,
+    /// One soft clause of the formula (its index) for each: all of them hold together.
+    clauses: Vec<usize>,
     by_lit: FxHashMap<Lit, usize>,
 }
 
@@ -72,12 +92,14 @@ impl Softs {
         let mut softs = Softs {
             lits: Vec::new(),
             weights: Vec::new(),
+            clauses: Vec::new(),
             by_lit: FxHashMap::default(),
         };
-        for ((weight, _), &v) in search.wcnf.soft.iter().zip(&violated) {
+        for (c, ((weight, _), &v)) in search.wcnf.soft.iter().zip(&violated).enumerate() {
             let i = *softs.by_lit.entry(-v).or_insert_with(|| {
                 softs.lits.push(-v);
                 softs.weights.push(0);
+                softs.clauses.push(c);
                 softs.lits.len() - 1
             });
             softs.weights[i] += weight;
@@ -94,6 +116,26 @@ struct HittingSets {
     column: FxHashMap<usize, VarId>,
     /// The column of each group literal, the groups flattened in order.
     group_columns: Vec<VarId>,
+    /// The zero-cost columns and their literals.
+    free: Vec<(VarId, Lit)>,
+    /// The LP relaxation kept open in a back-end with duals, once opened.
+    open_lp: Option<OpenLp>,
+}
+
+/// The LP relaxation of the hitting-set program kept open between rounds in a back-end
+/// with duals ([`RoundSession`]: HiGHS), with the costs scaled by `scale`.
+struct OpenLp {
+    session: RoundSession,
+    /// The program's columns when it was opened (rows are appended, columns are not).
+    columns: usize,
+    scale: f64,
+}
+
+/// An optimum of the LP relaxation: a value per column and, from a back-end with duals,
+/// a multiplier per row for the program's own costs.
+struct LpPoint {
+    values: Vec<f64>,
+    duals: Option<Vec<f64>>,
 }
 
 impl HittingSets {
@@ -104,6 +146,8 @@ impl HittingSets {
             model: MilpModel::new(Sense::Minimize),
             column: FxHashMap::default(),
             group_columns: Vec::new(),
+            free: Vec::new(),
+            open_lp: None,
         };
         for (g, group) in exactly_one.iter().enumerate() {
             let row: Vec<(VarId, f64)> = group
@@ -132,12 +176,47 @@ impl HittingSets {
 
     /// A zero-cost column for literal `x`, true in a model that sets it.
     fn free_column(&mut self, x: Lit) -> VarId {
-        self.model
+        let id = self
+            .model
             .add_binary(
                 format!("free{}{}", if x < 0 { "n" } else { "p" }, x.abs()),
                 0.0,
             )
-            .expect("a fresh column name")
+            .expect("a fresh column name");
+        self.free.push((id, x));
+        id
+    }
+
+    /// The point of a model of `wcnf` (a value per variable of the formula): a soft
+    /// clause's column is 1 when the model violates it, a free column when the model
+    /// sets its literal. It meets every row, for every row holds of every model.
+    fn point_of(&self, model: &[bool], wcnf: &Wcnf, softs: &Softs) -> Vec<f64> {
+        let mut point = vec![0.0; self.model.num_vars()];
+        for (&j, id) in &self.column {
+            let clause = &wcnf.soft[softs.clauses[j]].1;
+            let violated = !clause.iter().any(|&x| holds(model, x));
+            point[id.index()] = f64::from(u8::from(violated));
+        }
+        for &(id, x) in &self.free {
+            point[id.index()] = f64::from(u8::from(holds(model, x)));
+        }
+        point
+    }
+
+    /// The cost of a point, in the weights' units.
+    fn cost_of(&self, values: &[f64], softs: &Softs) -> f64 {
+        self.column
+            .iter()
+            .map(|(&j, id)| softs.weights[j] as f64 * values[id.index()])
+            .sum()
+    }
+
+    /// The values of the group columns, the groups flattened in order.
+    fn group_values(&self, values: &[f64]) -> Vec<f64> {
+        self.group_columns
+            .iter()
+            .map(|id| values[id.index()])
+            .collect()
     }
 
     fn add_core(&mut self, core: &[usize], softs: &Softs) {
@@ -151,14 +230,39 @@ impl HittingSets {
             .expect("a row over existing columns");
     }
 
-    /// An optimum of the LP relaxation, a value per column; `None` when a limit stopped
-    /// the back-end first.
+    /// An optimum of the LP relaxation; `None` when a limit stopped the back-end first.
+    /// A back-end with duals keeps the LP open from one call to the next (each solve
+    /// starts from the last basis, the rows added since appended) and gives the row
+    /// multipliers; the others solve it afresh.
     fn lp_optimum(
-        &self,
+        &mut self,
         backend: &dyn MilpBackend,
         limits: &Limits,
-    ) -> Result<Option<Vec<f64>>, SolverError> {
-        Ok(backend.solve(&self.scaled_relaxation(), limits)?.values)
+    ) -> Result<Option<LpPoint>, SolverError> {
+        let columns = self.model.num_vars();
+        if self.open_lp.as_ref().is_none_or(|lp| lp.columns != columns) {
+            let session = RoundSession::open(backend, &self.scaled_relaxation(), limits)?;
+            let scale = self.lp_scale();
+            self.open_lp = session.map(|session| OpenLp {
+                session,
+                columns,
+                scale,
+            });
+        }
+        if let Some(lp) = &mut self.open_lp {
+            if let Some(solution) = lp.session.solve(&self.model, limits.time_limit)? {
+                let duals = solution.row_duals.iter().map(|d| d / lp.scale).collect();
+                return Ok(Some(LpPoint {
+                    values: solution.values,
+                    duals: Some(duals),
+                }));
+            }
+        }
+        let values = backend.solve(&self.scaled_relaxation(), limits)?.values;
+        Ok(values.map(|values| LpPoint {
+            values,
+            duals: None,
+        }))
     }
 
     /// A row "at least one of these group literals" (positions in the flattened groups).
@@ -187,35 +291,99 @@ impl HittingSets {
     /// dual values").
     fn scaled_relaxation(&self) -> MilpModel {
         let mut relaxation = self.model.relaxation();
-        let largest = relaxation
+        let scale = self.lp_scale();
+        for (i, v) in self.model.variables().iter().enumerate() {
+            relaxation
+                .set_objective(VarId::from_index(i), v.objective * scale)
+                .expect("a column of the program");
+        }
+        relaxation
+    }
+
+    /// The factor that brings the largest cost to at most [`LP_LARGEST_COST`].
+    fn lp_scale(&self) -> f64 {
+        let largest = self
+            .model
             .variables()
             .iter()
             .map(|v| v.objective)
             .fold(0.0, f64::max);
         if largest > LP_LARGEST_COST {
-            let scale = LP_LARGEST_COST / largest;
-            for (i, v) in self.model.variables().iter().enumerate() {
-                relaxation
-                    .set_objective(VarId::from_index(i), v.objective * scale)
-                    .expect("a column of the program");
-            }
+            LP_LARGEST_COST / largest
+        } else {
+            1.0
         }
-        relaxation
     }
 
-    /// A cheapest hitting set of the cores (by soft index) and whether the back-end
-    /// proved it cheapest; `None` when a limit stopped the back-end before it found one.
+    /// A cheapest hitting set of the cores, from `start` (if any) and with the columns
+    /// `fixed` at zero (none of them in a hitting set cheaper than the incumbent).
     fn solve(
         &self,
         backend: &dyn MilpBackend,
         limits: &Limits,
-    ) -> Result<Option<(Vec<usize>, bool)>, SolverError> {
-        let outcome = backend.solve(&self.model, limits)?;
+        start: Option<&[f64]>,
+        fixed: &[VarId],
+        implied: Option<&dyn ImpliedClauses>,
+    ) -> Result<HittingSet, SolverError> {
+        let mut model = self.model.clone();
+        for &column in fixed {
+            model
+                .set_bounds(column, 0.0, 0.0)
+                .expect("a column of the program");
+        }
+        let node_cuts = backend.node_cuts();
+        let separator = implied.and_then(|i| i.node_separator());
+        let outcome = match (node_cuts, separator, start, backend.warm_start()) {
+            (Some(node_cuts), Some(separator), ..) => {
+                let on_groups = GroupCuts {
+                    separator,
+                    group_columns: self.group_columns.iter().map(|id| id.index()).collect(),
+                };
+                node_cuts.solve_with_cuts(&model, limits, start, Arc::new(on_groups))?
+            }
+            (_, _, Some(start), Some(warm)) => warm.solve_from(&model, limits, start)?,
+            _ => backend.solve(&model, limits)?,
+        };
+        if outcome.status == Status::Infeasible && !fixed.is_empty() {
+            return Ok(HittingSet::NoneCheaper);
+        }
         let Some(values) = outcome.values else {
-            return Ok(None);
+            return Ok(HittingSet::Stopped);
         };
         let chosen = self.softs_above(&values, 0.5);
-        Ok(Some((chosen, outcome.status == Status::Optimal)))
+        Ok(HittingSet::Found(chosen, outcome.status == Status::Optimal))
+    }
+}
+
+/// What a MILP call on the hitting-set program gives.
+enum HittingSet {
+    /// A hitting set (soft indices), and whether the back-end proved it cheapest.
+    Found(Vec<usize>, bool),
+    /// No hitting set is cheaper than the incumbent: the columns left after reduced-cost
+    /// fixing have none.
+    NoneCheaper,
+    /// A limit stopped the back-end before it found one.
+    Stopped,
+}
+
+/// A separator over the group literals ([`ImpliedClauses::node_separator`]) on the
+/// columns of the hitting-set program, for a back-end's branch and bound.
+struct GroupCuts {
+    separator: Arc<dyn CutSeparator>,
+    /// The program's column of each group literal, the groups flattened in order.
+    group_columns: Vec<usize>,
+}
+
+impl CutSeparator for GroupCuts {
+    fn separate(&self, values: &[f64]) -> Vec<CutRow> {
+        let at: Vec<f64> = self.group_columns.iter().map(|&c| values[c]).collect();
+        let mut rows = self.separator.separate(&at);
+        for row in &mut rows {
+            for (column, _) in &mut row.terms {
+                *column = self.group_columns[*column];
+            }
+        }
+        rows
     }
 }
 
@@ -235,6 +403,8 @@ pub(super) fn run(
     }
     // The empty set is the cheapest hitting set of no cores.
     let mut hitting_set = vec![false; softs.lits.len()];
+    // The row multipliers of the last LP optimum, from a back-end with duals.
+    let mut duals = None;
     loop {
         let found = match find_cores(search, &softs, &mut programs, hitting_set.clone()) {
             Ok(found) => found,
@@ -251,13 +421,36 @@ pub(super) fn run(
             return Outcome::Closed;
         }
         if !exactly_one.is_empty() {
-            if let Err(end) = lp_rounds(search, &softs, &mut programs, implied, backend) {
-                return end;
-            }
+            let rounds = Rounds {
+                exactly_one,
+                softs: &softs,
+                implied,
+                backend,
+            };
+            duals = match rounds.run(search, &mut programs) {
+                Ok(duals) => duals,
+                Err(end) => return end,
+            };
         }
-        let (chosen, proved) = match programs.solve(backend, &back_end_limits(search)) {
-            Ok(Some(found)) => found,
-            Ok(None) => return Outcome::Stopped,
+        let start = search
+            .best
+            .as_ref()
+            .map(|(_, m)| programs.point_of(m, search.wcnf, &softs));
+        let fixed = match (&duals, search.upper_bound()) {
+            (Some(duals), Some(incumbent)) => {
+                fixable_columns(&programs.model, duals, incumbent as f64)
+            }
+            _ => Vec::new(),
+        };
+        let limits = back_end_limits(search);
+        let solved = programs.solve(backend, &limits, start.as_deref(), &fixed, implied);
+        let (chosen, proved) = match solved {
+            Ok(HittingSet::Found(chosen, proved)) => (chosen, proved),
+            Ok(HittingSet::NoneCheaper) => {
+                search.lower_bound = search.upper_bound().unwrap_or(search.lower_bound);
+                return Outcome::Closed;
+            }
+            Ok(HittingSet::Stopped) => return Outcome::Stopped,
             Err(e) => return back_end_failed(search, e),
         };
         hitting_set = members(&chosen, softs.lits.len());
@@ -269,6 +462,42 @@ pub(super) fn run(
         if search.closed() {
             return Outcome::Closed;
         }
+    }
+}
+
+/// Whether literal `x` holds in `model` (a value per variable, indexed from 1).
+fn holds(model: &[bool], x: Lit) -> bool {
+    model[x.unsigned_abs() as usize] == (x > 0)
+}
+
+/// Offers the model of a SAT call under the group literals `separator` rounds `values`
+/// to (the call fails when no model sets them all, and then nothing is offered).
+fn offer_rounding(
+    search: &mut Search<'_>,
+    exactly_one: &[Vec<Lit>],
+    separator: &dyn ImpliedClauses,
+    values: &[f64],
+) {
+    let Some(chosen) = separator.rounded(values) else {
+        return;
+    };
+    let flat: Vec<Lit> = exactly_one.iter().flatten().copied().collect();
+    let assumptions: Vec<Lit> = chosen.iter().map(|&i| flat[i]).collect();
+    if let Answer::Sat(model) = search.oracle.solve(&assumptions) {
+        search.offer(model);
+    }
+}
+
+/// Closes the search when the incumbent costs no more than an LP optimum of cost
+/// `lp_cost` (to half a unit, for the incumbent of an integral optimum costs it exactly):
+/// the LP relaxes the problem, so the incumbent is optimal to the LP's tolerances.
+fn closed_by_lp(search: &mut Search<'_>, lp_cost: f64) -> bool {
+    match search.upper_bound() {
+        Some(incumbent) if incumbent as f64 <= lp_cost + 0.5 => {
+            search.lower_bound = incumbent;
+            true
+        }
+        _ => false,
     }
 }
 
@@ -299,63 +528,88 @@ fn back_end_limits(search: &Search<'_>) -> Limits {
     }
 }
 
-/// Rounds of rows that cut off the LP relaxation's optimum: each solves the relaxation,
-/// asks `implied` (if given) for clauses the optimum violates, and when it has none finds
-/// disjoint cores among the soft clauses the optimum gives (nearly) zero; until a round
-/// finds nothing, [`IMPLIED_ROUNDS`] rounds have run, or [`LP_ROUNDS`] of them found
-/// cores. Each row is violated by the LP optimum, so the relaxation, and with it the
-/// next hitting set, moves; this is the family ILP's cluster-cut loop, with the SAT
-/// solver as a separator of last resort.
-fn lp_rounds(
-    search: &mut Search<'_>,
-    softs: &Softs,
-    programs: &mut HittingSets,
-    implied: Option<&dyn ImpliedClauses>,
-    backend: &dyn MilpBackend,
-) -> Result<(), Outcome> {
-    let mut core_rounds = 0;
-    for _ in 0..IMPLIED_ROUNDS {
-        let limits = back_end_limits(search);
-        let values = match programs.lp_optimum(backend, &limits) {
-            Ok(Some(values)) => values,
-            Ok(None) => return Err(Outcome::Stopped),
-            Err(e) => return Err(back_end_failed(search, e)),
-        };
-        if let Some(separator) = implied {
-            let at: Vec<f64> = programs
-                .group_columns
-                .iter()
-                .map(|id| values[id.index()])
-                .collect();
-            let clauses = match separator.violated(&at, backend, &limits) {
-                Ok(clauses) => clauses,
+/// What the LP rounds before each MILP call work with (see [`Rounds::run`]).
+struct Rounds<'r> {
+    exactly_one: &'r [Vec<Lit>],
+    softs: &'r Softs,
+    implied: Option<&'r dyn ImpliedClauses>,
+    backend: &'r dyn MilpBackend,
+}
+
+impl Rounds<'_> {
+    /// Rounds of rows that cut off the LP relaxation's optimum: each solves the
+    /// relaxation, asks `implied` (if given) for clauses the optimum violates, and when
+    /// it has none finds disjoint cores among the soft clauses the optimum gives (nearly)
+    /// zero; until a round finds nothing, [`IMPLIED_ROUNDS`] rounds have run, or
+    /// [`LP_ROUNDS`] of them found cores. Each row is violated by the LP optimum, so the
+    /// relaxation, and with it the next hitting set, moves; this is the family ILP's
+    /// cluster-cut loop, with the SAT solver as a separator of last resort. Each LP
+    /// optimum's cost raises the lower bound (less [`LP_BOUND_MARGIN`]), and its rounding
+    /// (by `implied`) is offered as an incumbent; an incumbent that costs no more than
+    /// the LP optimum ends the search.
+    fn run(
+        &self,
+        search: &mut Search<'_>,
+        programs: &mut HittingSets,
+    ) -> Result<Option<Vec<f64>>, Outcome> {
+        let mut core_rounds = 0;
+        let mut duals = None;
+        for _ in 0..IMPLIED_ROUNDS {
+            let limits = back_end_limits(search);
+            let (values, last_duals) = match programs.lp_optimum(self.backend, &limits) {
+                Ok(Some(point)) => (point.values, point.duals),
+                Ok(None) => return Err(Outcome::Stopped),
                 Err(e) => return Err(back_end_failed(search, e)),
             };
-            if search.oracle.limit().reached() {
-                return Err(Outcome::Stopped);
+            duals = last_duals;
+            let at = programs.group_values(&values);
+            if let Some(separator) = self.implied {
+                offer_rounding(search, self.exactly_one, separator, &at);
             }
-            if !clauses.is_empty() {
-                search.implied_clauses += clauses.len();
-                for clause in &clauses {
-                    programs.add_implied(clause);
+            let cost = programs.cost_of(&values, self.softs);
+            if closed_by_lp(search, cost) {
+                return Err(Outcome::Closed);
+            }
+            let bound = (cost * (1.0 - LP_BOUND_MARGIN)).floor().max(0.0) as u64;
+            search.set_lower_bound(bound.min(search.upper_bound().unwrap_or(bound)));
+            if search.closed() {
+                return Err(Outcome::Closed);
+            }
+            if let Some(separator) = self.implied {
+                let clauses = match separator.violated(&at, self.backend, &limits) {
+                    Ok(clauses) => clauses,
+                    Err(e) => return Err(back_end_failed(search, e)),
+                };
+                if search.oracle.limit().reached() {
+                    return Err(Outcome::Stopped);
                 }
-                continue;
+                if !clauses.is_empty() {
+                    search.implied_clauses += clauses.len();
+                    for clause in &clauses {
+                        programs.add_implied(clause);
+                    }
+                    continue;
+                }
+            }
+            if core_rounds == LP_ROUNDS {
+                break;
+            }
+            core_rounds += 1;
+            let support = programs.softs_above(&values, LP_SUPPORT);
+            let cores = extract_cores(
+                search,
+                self.softs,
+                &members(&support, self.softs.lits.len()),
+            )?;
+            if cores.is_empty() || search.closed() {
+                break;
+            }
+            for core in cores {
+                programs.add_core(&core, self.softs);
             }
         }
-        if core_rounds == LP_ROUNDS {
-            break;
-        }
-        core_rounds += 1;
-        let support = programs.softs_above(&values, LP_SUPPORT);
-        let cores = extract_cores(search, softs, &members(&support, softs.lits.len()))?;
-        if cores.is_empty() || search.closed() {
-            break;
-        }
-        for core in cores {
-            programs.add_core(&core, softs);
-        }
+        Ok(duals)
     }
-    Ok(())
 }
 
 /// Finds cores under `hitting_set` and then under greedy extensions of it (each new
@@ -472,5 +726,56 @@ fn shrink_under(
             Some(None)
         }
         Answer::Stopped => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::maxsat::oracle::{Limit, Oracle};
+    use crate::maxsat::{default_hitting_set_backend, ClusterClauses};
+    use crate::test_tables::larger_table;
+    use crate::StopToken;
+    use bnsl_formulations::maxsat::bnsl::encode_bnsl;
+
+    /// The point of the incumbent meets every row of the seeded program with its cores
+    /// and cluster clauses (so it is a valid start), and costs what the model costs.
+    #[test]
+    fn the_incumbents_point_meets_every_row_at_its_cost() {
+        for seed in 0..10 {
+            let table = larger_table(seed);
+            let encoding = encode_bnsl(&table);
+            let limit = Limit {
+                deadline: None,
+                stop: StopToken::new(),
+            };
+            let oracle = Oracle::new(encoding.wcnf.num_vars, limit);
+            let mut search = Search::new(&encoding.wcnf, oracle, &|_| {});
+            for clause in &encoding.wcnf.hard {
+                search.oracle.add_clause(clause);
+            }
+            let softs = Softs::new(&mut search);
+            let mut programs = HittingSets::seeded(&encoding.family_vars, &softs);
+            let none = vec![false; softs.lits.len()];
+            for core in extract_cores(&mut search, &softs, &none).expect("a model") {
+                programs.add_core(&core, &softs);
+            }
+            let backend = default_hitting_set_backend().expect("a back-end");
+            let limits = Limits::default();
+            let values = programs
+                .lp_optimum(backend.as_ref(), &limits)
+                .expect("the LP solves")
+                .expect("no limit")
+                .values;
+            let at = programs.group_values(&values);
+            let clusters = ClusterClauses::new(&table);
+            for clause in clusters.violated(&at, backend.as_ref(), &limits).unwrap() {
+                programs.add_implied(&clause);
+            }
+            let (cost, model) = search.best.clone().expect("an incumbent");
+            let point = programs.point_of(&model, &encoding.wcnf, &softs);
+            assert!(programs.model.max_violation(&point) < 1e-9, "seed {seed}");
+            assert_eq!(programs.cost_of(&point, &softs), cost as f64, "seed {seed}");
+        }
     }
 }

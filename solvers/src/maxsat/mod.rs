@@ -23,12 +23,13 @@ mod lsu;
 mod oll;
 mod oracle;
 pub mod proof;
+mod reduced_costs;
 mod totalizer;
 
 #[cfg(test)]
 mod tests;
 
-use crate::milp::{Limits, MilpBackend, SolverError};
+use crate::milp::{CutSeparator, Limits, MilpBackend, SolverError};
 use crate::StopToken;
 use bnsl_formulations::maxsat::cost_bound::violation_literals;
 use bnsl_formulations::maxsat::{Lit, Wcnf};
@@ -55,6 +56,16 @@ pub trait ImpliedClauses {
         backend: &dyn MilpBackend,
         limits: &Limits,
     ) -> Result<Vec<Vec<usize>>, SolverError>;
+
+    /// One literal per group (positions in the groups flattened), chosen guided by
+    /// `values` (as [`violated`](Self::violated) takes them) so that some model of the
+    /// hard clauses may set them all; `None` when the separator finds no such choice.
+    fn rounded(&self, values: &[f64]) -> Option<Vec<usize>>;
+
+    /// Rows that every model's point meets (one value per group literal, positions in
+    /// the groups flattened), separated at the nodes of a back-end's branch and bound
+    /// ([`NodeCuts`](crate::milp::NodeCuts)); `None` when there is no such separator.
+    fn node_separator(&self) -> Option<Arc<dyn CutSeparator>>;
 }
 
 /// The search a MaxSAT solve runs.

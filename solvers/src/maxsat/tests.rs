@@ -275,12 +275,17 @@ proptest! {
                     let name =
                         format!("{} (cluster clauses: {})", backend.name(), implied.is_some());
                     let options = ihs_on(Arc::clone(&backend));
+                    let bounds = std::sync::Mutex::new(Vec::new());
                     let result = solve_maxsat_seeded(
-                        &encoding.wcnf, &encoding.family_vars, implied, &options, &|_| {},
+                        &encoding.wcnf, &encoding.family_vars, implied, &options,
+                        &|p| bounds.lock().unwrap().push(p.lower_bound),
                     )
                     .expect("a back-end is given");
                     prop_assert_eq!(result.status, MaxSatStatus::Optimal, "{}", name);
                     prop_assert_eq!(result.cost, Some(result.lower_bound), "{}", name);
+                    // Every bound on the way (those of LP optima among them) is one.
+                    let bounds = bounds.into_inner().unwrap();
+                    prop_assert!(bounds.iter().all(|&b| b <= result.lower_bound), "{}", name);
                     let (_, score) = decoded(&encoding, scored, &result);
                     prop_assert!((score - best).abs() < 1e-6, "{}: {} vs {}", name, score, best);
                 }
