@@ -65,8 +65,8 @@ impl Wcnf {
     }
 }
 
-/// Whether `value` satisfies `clause`.
-fn holds(clause: &[Lit], value: &[bool]) -> bool {
+/// Whether `value` (`value[v]` for variable `v`; index 0 is unused) satisfies `clause`.
+pub fn holds(clause: &[Lit], value: &[bool]) -> bool {
     clause
         .iter()
         .any(|&l| value[l.unsigned_abs() as usize] == (l > 0))

@@ -26,7 +26,7 @@ use std::sync::Arc;
 
 /// The cluster clauses of a score table's BNSL encoding, found by the family ILP's
 /// separation pipeline (heuristics, cluster search, then the exact sub-IP on the
-/// hitting-set back-end). The group literals of the seeded search must be the
+/// hitting-set back-end's sub-IP settings). The group literals of the seeded search must be the
 /// encoding's `family_vars`, so that position `i` of the flattened groups is family
 /// column `i` of [`FamilyIlp`].
 pub struct ClusterClauses<'t> {

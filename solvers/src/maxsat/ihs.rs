@@ -45,9 +45,10 @@ use super::reduced_costs::fixable_columns;
 use super::{ImpliedClauses, Outcome, Search};
 use crate::ilp::cut_loop::RoundSession;
 use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, SolverError, Status};
-use bnsl_formulations::maxsat::{Lit, Wcnf};
+use bnsl_formulations::maxsat::{holds, Lit, Wcnf};
 use bnsl_formulations::milp::{MilpModel, Sense, VarId};
 use rustc_hash::FxHashMap;
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -116,6 +117,8 @@ struct HittingSets {
     column: FxHashMap<usize, VarId>,
     /// The column of each group literal, the groups flattened in order.
     group_columns: Vec<VarId>,
+    /// The group literals, the groups flattened in order.
+    group_lits: Vec<Lit>,
     /// The zero-cost columns and their literals.
     free: Vec<(VarId, Lit)>,
     /// The LP relaxation kept open in a back-end with duals, once opened.
@@ -146,6 +149,7 @@ impl HittingSets {
             model: MilpModel::new(Sense::Minimize),
             column: FxHashMap::default(),
             group_columns: Vec::new(),
+            group_lits: exactly_one.iter().flatten().copied().collect(),
             free: Vec::new(),
             open_lp: None,
         };
@@ -193,12 +197,11 @@ impl HittingSets {
     fn point_of(&self, model: &[bool], wcnf: &Wcnf, softs: &Softs) -> Vec<f64> {
         let mut point = vec![0.0; self.model.num_vars()];
         for (&j, id) in &self.column {
-            let clause = &wcnf.soft[softs.clauses[j]].1;
-            let violated = !clause.iter().any(|&x| holds(model, x));
+            let violated = !holds(&wcnf.soft[softs.clauses[j]].1, model);
             point[id.index()] = f64::from(u8::from(violated));
         }
         for &(id, x) in &self.free {
-            point[id.index()] = f64::from(u8::from(holds(model, x)));
+            point[id.index()] = f64::from(u8::from(holds(&[x], model)));
         }
         point
     }
@@ -325,9 +328,10 @@ impl HittingSets {
         fixed: &[VarId],
         implied: Option<&dyn ImpliedClauses>,
     ) -> Result<HittingSet, SolverError> {
-        let mut model = self.model.clone();
+        let mut model = Cow::Borrowed(&self.model);
         for &column in fixed {
             model
+                .to_mut()
                 .set_bounds(column, 0.0, 0.0)
                 .expect("a column of the program");
         }
@@ -422,7 +426,6 @@ pub(super) fn run(
         }
         if !exactly_one.is_empty() {
             let rounds = Rounds {
-                exactly_one,
                 softs: &softs,
                 implied,
                 backend,
@@ -465,24 +468,18 @@ pub(super) fn run(
     }
 }
 
-/// Whether literal `x` holds in `model` (a value per variable, indexed from 1).
-fn holds(model: &[bool], x: Lit) -> bool {
-    model[x.unsigned_abs() as usize] == (x > 0)
-}
-
 /// Offers the model of a SAT call under the group literals `separator` rounds `values`
 /// to (the call fails when no model sets them all, and then nothing is offered).
 fn offer_rounding(
     search: &mut Search<'_>,
-    exactly_one: &[Vec<Lit>],
+    programs: &HittingSets,
     separator: &dyn ImpliedClauses,
     values: &[f64],
 ) {
     let Some(chosen) = separator.rounded(values) else {
         return;
     };
-    let flat: Vec<Lit> = exactly_one.iter().flatten().copied().collect();
-    let assumptions: Vec<Lit> = chosen.iter().map(|&i| flat[i]).collect();
+    let assumptions: Vec<Lit> = chosen.iter().map(|&i| programs.group_lits[i]).collect();
     if let Answer::Sat(model) = search.oracle.solve(&assumptions) {
         search.offer(model);
     }
@@ -530,7 +527,6 @@ fn back_end_limits(search: &Search<'_>) -> Limits {
 
 /// What the LP rounds before each MILP call work with (see [`Rounds::run`]).
 struct Rounds<'r> {
-    exactly_one: &'r [Vec<Lit>],
     softs: &'r Softs,
     implied: Option<&'r dyn ImpliedClauses>,
     backend: &'r dyn MilpBackend,
@@ -564,7 +560,7 @@ impl Rounds<'_> {
             duals = last_duals;
             let at = programs.group_values(&values);
             if let Some(separator) = self.implied {
-                offer_rounding(search, self.exactly_one, separator, &at);
+                offer_rounding(search, programs, separator, &at);
             }
             let cost = programs.cost_of(&values, self.softs);
             if closed_by_lp(search, cost) {
