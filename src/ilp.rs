@@ -347,10 +347,11 @@ fn params_json(params: &[BackendParam]) -> Value {
     )
 }
 
-/// Whether the run separates cluster cuts at the back-end's nodes, for the report:
+/// Whether the cut loop separates cluster cuts at the back-end's nodes, for the report:
 /// `None` where there is no such choice (back-ends without
-/// [`NodeCuts`](bnsl_solvers::milp::NodeCuts), SCIP's included, and the ordering
-/// formulation). Turning node cuts off where there is no choice is an error.
+/// [`NodeCuts`](bnsl_solvers::milp::NodeCuts), back-ends whose own branch and cut
+/// solves the family ILP (SCIP), and the ordering formulation). Turning node cuts off
+/// where there is no choice is an error.
 fn node_cuts_setting(
     backend: &dyn MilpBackend,
     settings: &IlpSettings,
@@ -358,14 +359,15 @@ fn node_cuts_setting(
 ) -> Result<Option<bool>, LearnError> {
     let choice = settings.formulation == Formulation::Family
         && width.is_none()
-        && backend.node_cuts().is_some();
+        && backend.node_cuts().is_some()
+        && backend.branch_and_cut().is_none();
     match (choice, settings.options.no_node_cuts) {
         (true, off) => Ok(Some(!off)),
         (false, false) => Ok(None),
         (false, true) => {
             let with_node_cuts: Vec<&str> = backends()
                 .iter()
-                .filter(|b| b.node_cuts().is_some())
+                .filter(|b| b.node_cuts().is_some() && b.branch_and_cut().is_none())
                 .map(|b| b.name())
                 .collect();
             Err(LearnError::Setting(format!(

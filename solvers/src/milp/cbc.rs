@@ -629,10 +629,6 @@ impl Cbc {
 #[cfg(test)]
 mod tests {
     use super::CbcBackend;
-    use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, MilpOutcome, Status};
-    use bnsl_formulations::milp::{MilpModel, Sense};
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::Arc;
 
     crate::milp::testkit::backend_tests!(CbcBackend);
 
@@ -641,54 +637,9 @@ mod tests {
         crate::milp::testkit::improving_solution_limit_with_node_cuts(&CbcBackend);
     }
 
-    /// Knows one inequality the model lacks, `x + y ≤ 1`, and counts its calls.
-    struct PairCut(AtomicU64);
-
-    impl CutSeparator for PairCut {
-        fn separate(&self, values: &[f64]) -> Vec<CutRow> {
-            self.0.fetch_add(1, Ordering::Relaxed);
-            (values[0] + values[1] > 1.0 + 1e-6)
-                .then(|| CutRow {
-                    terms: vec![(0, -1.0), (1, -1.0)],
-                    lower: -1.0,
-                })
-                .into_iter()
-                .collect()
-        }
-    }
-
-    /// max 3x + 3y + 2z, x + y + z ≤ `capacity`, binaries, solved with [`PairCut`] at
-    /// the nodes: the outcome and how often the separator was called.
-    fn solve_three_items(capacity: f64) -> (MilpModel, MilpOutcome, u64) {
-        let mut m = MilpModel::new(Sense::Maximize);
-        let x = m.add_binary("x", 3.0).unwrap();
-        let y = m.add_binary("y", 3.0).unwrap();
-        let z = m.add_binary("z", 2.0).unwrap();
-        m.add_le("sum", [(x, 1.0), (y, 1.0), (z, 1.0)], capacity)
-            .unwrap();
-        let separator = Arc::new(PairCut(AtomicU64::new(0)));
-        let o = CbcBackend
-            .node_cuts()
-            .unwrap()
-            .solve_with_cuts(&m, &Limits::default(), None, separator.clone())
-            .unwrap();
-        let calls = separator.0.load(Ordering::Relaxed);
-        (m, o, calls)
-    }
-
-    /// Capacity 2.5: 6 (x = y = 1) without the cut, 5 (x = z = 1) with it. The root
-    /// LP (x = y = 1, z = ½) is fractional, so CBC separates it.
     #[test]
     fn the_separator_cuts_at_the_nodes() {
-        let (m, o, calls) = solve_three_items(2.5);
-        assert_eq!(o.status, Status::Optimal, "{o:?}");
-        assert!((o.objective.unwrap() - 5.0).abs() < 1e-9, "{o:?}");
-        assert!((o.bound.unwrap() - 5.0).abs() < 1e-6, "{o:?}");
-        let v = o.values.unwrap();
-        assert_eq!((v[0] + v[1], v[2]), (1.0, 1.0), "{v:?}");
-        assert!(calls > 0);
-        let plain = CbcBackend.solve(&m, &Limits::default()).unwrap();
-        assert!((plain.objective.unwrap() - 6.0).abs() < 1e-9, "{plain:?}");
+        crate::milp::testkit::separator_cuts_at_the_nodes(&CbcBackend);
     }
 
     /// CBC does not call the separator on an integral LP solution: it takes it as a
@@ -696,7 +647,7 @@ mod tests {
     /// what they get (capacity 3: 8, with x = y = 1, which the separator would cut off).
     #[test]
     fn an_integral_lp_escapes_the_separator() {
-        let (_, o, _) = solve_three_items(3.0);
+        let (_, o, _) = crate::milp::testkit::solve_three_items(&CbcBackend, 3.0);
         assert!((o.objective.unwrap() - 8.0).abs() < 1e-9, "{o:?}");
     }
 }

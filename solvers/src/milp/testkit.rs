@@ -3,6 +3,8 @@
 
 use super::{CutRow, CutSeparator, Limits, MilpBackend, MilpOutcome, Status};
 use bnsl_formulations::milp::{MilpModel, Sense};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 const TOL: f64 = 1e-6;
@@ -358,6 +360,60 @@ pub(super) fn improving_solution_limit_with_node_cuts(backend: &dyn MilpBackend)
         .unwrap();
     assert_stopped_early(&m, &o, start.elapsed().as_secs_f64(), 20.0);
     assert_eq!(o.status, Status::Feasible, "{o:?}");
+}
+
+/// Knows one inequality the model lacks, `x + y ≤ 1`, and counts its calls.
+struct PairCut(AtomicU64);
+
+impl CutSeparator for PairCut {
+    fn separate(&self, values: &[f64]) -> Vec<CutRow> {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        (values[0] + values[1] > 1.0 + 1e-6)
+            .then(|| CutRow {
+                terms: vec![(0, -1.0), (1, -1.0)],
+                lower: -1.0,
+            })
+            .into_iter()
+            .collect()
+    }
+}
+
+/// max 3x + 3y + 2z, x + y + z ≤ `capacity`, binaries, solved by `backend` with
+/// [`PairCut`] at the nodes: the model, the outcome and how often the separator was
+/// called. For back-ends with node cuts only.
+pub(super) fn solve_three_items(
+    backend: &dyn MilpBackend,
+    capacity: f64,
+) -> (MilpModel, MilpOutcome, u64) {
+    let mut m = MilpModel::new(Sense::Maximize);
+    let x = m.add_binary("x", 3.0).unwrap();
+    let y = m.add_binary("y", 3.0).unwrap();
+    let z = m.add_binary("z", 2.0).unwrap();
+    m.add_le("sum", [(x, 1.0), (y, 1.0), (z, 1.0)], capacity)
+        .unwrap();
+    let separator = Arc::new(PairCut(AtomicU64::new(0)));
+    let o = backend
+        .node_cuts()
+        .expect("a back-end with node cuts")
+        .solve_with_cuts(&m, &Limits::default(), None, separator.clone())
+        .unwrap();
+    let calls = separator.0.load(Ordering::Relaxed);
+    (m, o, calls)
+}
+
+/// Capacity 2.5: 6 (x = y = 1) without the cut, 5 (x = z = 1) with it. The root LP
+/// (x = y = 1, z = ½) is fractional, so the back-end separates it. For back-ends with
+/// node cuts only.
+pub(super) fn separator_cuts_at_the_nodes(backend: &dyn MilpBackend) {
+    let (m, o, calls) = solve_three_items(backend, 2.5);
+    assert_eq!(o.status, Status::Optimal, "{o:?}");
+    assert!((o.objective.unwrap() - 5.0).abs() < 1e-9, "{o:?}");
+    assert!((o.bound.unwrap() - 5.0).abs() < 1e-6, "{o:?}");
+    let v = o.values.unwrap();
+    assert_eq!((v[0] + v[1], v[2]), (1.0, 1.0), "{v:?}");
+    assert!(calls > 0);
+    let plain = backend.solve(&m, &Limits::default()).unwrap();
+    assert!((plain.objective.unwrap() - 6.0).abs() < 1e-9, "{plain:?}");
 }
 
 /// Declares one `#[test]` per check above for the given back-end value.

@@ -51,10 +51,10 @@ pub(super) type SolutionValues = (Vec<*mut ffi::SCIP_VAR>, Vec<f64>);
 
 /// A SCIP call failed inside a callback; the code is handed back to SCIP.
 #[derive(Debug)]
-pub(super) struct ScipCallFailed(pub ffi::SCIP_RETCODE);
+pub(crate) struct ScipCallFailed(pub ffi::SCIP_RETCODE);
 
 /// Turns a SCIP return code into a `Result`.
-pub(super) fn check(code: ffi::SCIP_RETCODE) -> Result<(), ScipCallFailed> {
+pub(crate) fn check(code: ffi::SCIP_RETCODE) -> Result<(), ScipCallFailed> {
     if code == ffi::SCIP_Retcode_SCIP_OKAY {
         Ok(())
     } else {

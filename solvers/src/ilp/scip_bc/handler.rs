@@ -1,7 +1,7 @@
-//! What the engine's constraint handlers (`acyclic`, `collect`) share: including a
-//! handler without constraint objects into SCIP through its C API (russcip's wrapper has
-//! neither a pseudo-solution enforcement nor a lock callback), with a Rust value as the
-//! handler's data.
+//! What SCIP's constraint handlers (the engine's `acyclic` and `collect`, and the SCIP
+//! back-end's `node_cuts`) share: including a handler without constraint objects into
+//! SCIP through its C API (russcip's wrapper has neither a pseudo-solution enforcement
+//! nor a lock callback), with a Rust value as the handler's data.
 
 use super::engine::{check, ScipCallFailed};
 use russcip::ffi;
@@ -9,7 +9,7 @@ use std::ffi::CString;
 use std::os::raw::{c_int, c_uint};
 
 /// SCIP's LP enforcement callback.
-pub(super) type EnforceLp = unsafe extern "C" fn(
+pub(crate) type EnforceLp = unsafe extern "C" fn(
     *mut ffi::SCIP,
     *mut ffi::SCIP_CONSHDLR,
     *mut *mut ffi::SCIP_CONS,
@@ -20,7 +20,7 @@ pub(super) type EnforceLp = unsafe extern "C" fn(
 ) -> ffi::SCIP_RETCODE;
 
 /// SCIP's pseudo-solution enforcement callback.
-pub(super) type EnforcePseudo = unsafe extern "C" fn(
+pub(crate) type EnforcePseudo = unsafe extern "C" fn(
     *mut ffi::SCIP,
     *mut ffi::SCIP_CONSHDLR,
     *mut *mut ffi::SCIP_CONS,
@@ -32,7 +32,7 @@ pub(super) type EnforcePseudo = unsafe extern "C" fn(
 ) -> ffi::SCIP_RETCODE;
 
 /// SCIP's solution check callback.
-pub(super) type Check = unsafe extern "C" fn(
+pub(crate) type Check = unsafe extern "C" fn(
     *mut ffi::SCIP,
     *mut ffi::SCIP_CONSHDLR,
     *mut *mut ffi::SCIP_CONS,
@@ -47,7 +47,7 @@ pub(super) type Check = unsafe extern "C" fn(
 
 /// A handler: its name, description, priority (of enforcement and check alike) and
 /// callbacks.
-pub(super) struct Handler {
+pub(crate) struct Handler {
     pub name: &'static str,
     pub description: &'static str,
     pub priority: c_int,
@@ -58,7 +58,7 @@ pub(super) struct Handler {
 
 /// Includes `handler` into `scip` with `data` as its data (freed with the handler);
 /// returns the handler.
-pub(super) fn include<T>(
+pub(crate) fn include<T>(
     scip: *mut ffi::SCIP,
     handler: Handler,
     data: T,
@@ -97,13 +97,13 @@ pub(super) fn include<T>(
 ///
 /// # Safety
 /// `conshdlr` must be a handler made by [`include`] with data of type `T`.
-pub(super) unsafe fn data_of<'a, T>(conshdlr: *mut ffi::SCIP_CONSHDLR) -> &'a T {
+pub(crate) unsafe fn data_of<'a, T>(conshdlr: *mut ffi::SCIP_CONSHDLR) -> &'a T {
     // SAFETY: see the function's contract.
     unsafe { &*(ffi::SCIPconshdlrGetData(conshdlr) as *const T) }
 }
 
 /// A callback's result as SCIP's return code.
-pub(super) fn code(result: Result<(), ScipCallFailed>) -> ffi::SCIP_RETCODE {
+pub(crate) fn code(result: Result<(), ScipCallFailed>) -> ffi::SCIP_RETCODE {
     match result {
         Ok(()) => ffi::SCIP_Retcode_SCIP_OKAY,
         Err(ScipCallFailed(code)) => code,
