@@ -15,7 +15,7 @@ Usage: scripts/bench/maxsat.py BIN [RC2_SCRIPT]
   RC2_SCRIPT (default scripts/bench/rc2_solve.py, which needs `pip install python-sat`)
   takes MODE WCNF and prints a solver's `s`, `o`, `v` lines.
 Environment: BUDGET (seconds, default 60), ALGORITHMS (default oll,lsu,ihs; `ihs+seeded` and
-             `ihs+unseeded` add `--ihs-seeding on|off`), RC2_MODES
+             `ihs+unseeded` add `--ihs-seeding on|off`, `ihs@scip` adds `--backend scip`), RC2_MODES
              (default default,strat; empty for no RC2 columns), FILES (comma list of
              paths under ../shared/instances, default every such file).
 """
@@ -95,11 +95,15 @@ def cell(score, secs, status, optimum, budget):
 
 
 def algorithm_args(entry):
-    """The `learn` flags of an ALGORITHMS entry: `A`, or `ihs+seeded` / `ihs+unseeded`."""
+    """The `learn` flags of an ALGORITHMS entry: `A`, `ihs+seeded` / `ihs+unseeded`, each
+    with an optional `@BACKEND` (the hitting-set back-end: `ihs@scip`)."""
+    entry, _, backend = entry.partition("@")
     algorithm, _, seeding = entry.partition("+")
     args = ["--method", "maxsat", "--maxsat-algorithm", algorithm]
     if seeding:
         args += ["--ihs-seeding", {"seeded": "on", "unseeded": "off"}[seeding]]
+    if backend:
+        args += ["--backend", backend]
     return args
 
 

@@ -48,7 +48,6 @@ use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, SolverError, Status
 use bnsl_formulations::maxsat::{holds, Lit, Wcnf};
 use bnsl_formulations::milp::{MilpModel, Sense, VarId};
 use rustc_hash::FxHashMap;
-use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -289,18 +288,23 @@ impl HittingSets {
             .collect()
     }
 
-    /// The LP relaxation with its costs scaled to at most [`LP_LARGEST_COST`]: the same
+    /// The program with its costs scaled to at most [`LP_LARGEST_COST`]: the same
     /// optimal points, and costs near 10^12 make HiGHS's dual simplex fail ("excessive
-    /// dual values").
-    fn scaled_relaxation(&self) -> MilpModel {
-        let mut relaxation = self.model.relaxation();
+    /// dual values") and SCIP's LP stop on "numerical troubles".
+    fn scaled(&self) -> MilpModel {
+        let mut program = self.model.clone();
         let scale = self.lp_scale();
         for (i, v) in self.model.variables().iter().enumerate() {
-            relaxation
+            program
                 .set_objective(VarId::from_index(i), v.objective * scale)
                 .expect("a column of the program");
         }
-        relaxation
+        program
+    }
+
+    /// The LP relaxation of [`HittingSets::scaled`].
+    fn scaled_relaxation(&self) -> MilpModel {
+        self.scaled().relaxation()
     }
 
     /// The factor that brings the largest cost to at most [`LP_LARGEST_COST`].
@@ -328,10 +332,9 @@ impl HittingSets {
         fixed: &[VarId],
         implied: Option<&dyn ImpliedClauses>,
     ) -> Result<HittingSet, SolverError> {
-        let mut model = Cow::Borrowed(&self.model);
+        let mut model = self.scaled();
         for &column in fixed {
             model
-                .to_mut()
                 .set_bounds(column, 0.0, 0.0)
                 .expect("a column of the program");
         }
@@ -351,23 +354,32 @@ impl HittingSets {
         if outcome.status == Status::Infeasible && !fixed.is_empty() {
             return Ok(HittingSet::NoneCheaper);
         }
-        let Some(values) = outcome.values else {
-            return Ok(HittingSet::Stopped);
-        };
-        let chosen = self.softs_above(&values, 0.5);
-        Ok(HittingSet::Found(chosen, outcome.status == Status::Optimal))
+        // The back-end's bound on the scaled costs, in weight units, less the LP's
+        // tolerances as for an LP round's optimum.
+        let bound = outcome.bound.map(|b| {
+            (b / self.lp_scale() * (1.0 - LP_BOUND_MARGIN))
+                .floor()
+                .max(0.0) as u64
+        });
+        match outcome.values {
+            Some(values) if outcome.status == Status::Optimal => {
+                Ok(HittingSet::Found(self.softs_above(&values, 0.5)))
+            }
+            _ => Ok(HittingSet::Stopped(bound)),
+        }
     }
 }
 
 /// What a MILP call on the hitting-set program gives.
 enum HittingSet {
-    /// A hitting set (soft indices), and whether the back-end proved it cheapest.
-    Found(Vec<usize>, bool),
+    /// A hitting set (soft indices) that the back-end proved cheapest.
+    Found(Vec<usize>),
     /// No hitting set is cheaper than the incumbent: the columns left after reduced-cost
     /// fixing have none.
     NoneCheaper,
-    /// A limit stopped the back-end before it found one.
-    Stopped,
+    /// A limit stopped the back-end before it proved a hitting set cheapest; its lower
+    /// bound on the cost of every hitting set, if it has one.
+    Stopped(Option<u64>),
 }
 
 /// A separator over the group literals ([`ImpliedClauses::node_separator`]) on the
@@ -447,21 +459,23 @@ pub(super) fn run(
         };
         let limits = back_end_limits(search);
         let solved = programs.solve(backend, &limits, start.as_deref(), &fixed, implied);
-        let (chosen, proved) = match solved {
-            Ok(HittingSet::Found(chosen, proved)) => (chosen, proved),
+        let chosen = match solved {
+            Ok(HittingSet::Found(chosen)) => chosen,
             Ok(HittingSet::NoneCheaper) => {
                 search.lower_bound = search.upper_bound().unwrap_or(search.lower_bound);
                 return Outcome::Closed;
             }
-            Ok(HittingSet::Stopped) => return Outcome::Stopped,
+            Ok(HittingSet::Stopped(bound)) => {
+                if let Some(bound) = bound {
+                    raise_lower_bound(search, bound);
+                }
+                return Outcome::Stopped;
+            }
             Err(e) => return back_end_failed(search, e),
         };
         hitting_set = members(&chosen, softs.lits.len());
-        if !proved {
-            return Outcome::Stopped;
-        }
         let cost: u64 = chosen.iter().map(|&j| softs.weights[j]).sum();
-        search.set_lower_bound(cost.min(search.upper_bound().unwrap_or(cost)));
+        raise_lower_bound(search, cost);
         if search.closed() {
             return Outcome::Closed;
         }
@@ -496,6 +510,12 @@ fn closed_by_lp(search: &mut Search<'_>, lp_cost: f64) -> bool {
         }
         _ => false,
     }
+}
+
+/// Raises the search's lower bound to `bound`, a bound on every hitting set cheaper
+/// than the incumbent, hence never above the incumbent's cost.
+fn raise_lower_bound(search: &mut Search<'_>, bound: u64) {
+    search.set_lower_bound(bound.min(search.upper_bound().unwrap_or(bound)));
 }
 
 /// Records the back-end's error as the reason the search stopped.
@@ -566,8 +586,10 @@ impl Rounds<'_> {
             if closed_by_lp(search, cost) {
                 return Err(Outcome::Closed);
             }
-            let bound = (cost * (1.0 - LP_BOUND_MARGIN)).floor().max(0.0) as u64;
-            search.set_lower_bound(bound.min(search.upper_bound().unwrap_or(bound)));
+            raise_lower_bound(
+                search,
+                (cost * (1.0 - LP_BOUND_MARGIN)).floor().max(0.0) as u64,
+            );
             if search.closed() {
                 return Err(Outcome::Closed);
             }
@@ -734,6 +756,42 @@ mod tests {
     use crate::StopToken;
     use bnsl_formulations::maxsat::bnsl::encode_bnsl;
 
+    /// The search, its soft clauses and the seeded program of `table` with the cores of
+    /// one extraction round and the cluster clauses its LP optimum violates.
+    fn program_with_cores<'w>(
+        encoding: &'w bnsl_formulations::maxsat::bnsl::BnslEncoding,
+        table: &bnsl_formulations::ScoreTable,
+    ) -> (Search<'w>, Softs, HittingSets) {
+        let limit = Limit {
+            deadline: None,
+            stop: StopToken::new(),
+        };
+        let oracle = Oracle::new(encoding.wcnf.num_vars, limit);
+        let mut search = Search::new(&encoding.wcnf, oracle, &|_| {});
+        for clause in &encoding.wcnf.hard {
+            search.oracle.add_clause(clause);
+        }
+        let softs = Softs::new(&mut search);
+        let mut programs = HittingSets::seeded(&encoding.family_vars, &softs);
+        let none = vec![false; softs.lits.len()];
+        for core in extract_cores(&mut search, &softs, &none).expect("a model") {
+            programs.add_core(&core, &softs);
+        }
+        let backend = default_hitting_set_backend().expect("a back-end");
+        let limits = Limits::default();
+        let values = programs
+            .lp_optimum(backend.as_ref(), &limits)
+            .expect("the LP solves")
+            .expect("no limit")
+            .values;
+        let at = programs.group_values(&values);
+        let clusters = ClusterClauses::new(table);
+        for clause in clusters.violated(&at, backend.as_ref(), &limits).unwrap() {
+            programs.add_implied(&clause);
+        }
+        (search, softs, programs)
+    }
+
     /// The point of the incumbent meets every row of the seeded program with its cores
     /// and cluster clauses (so it is a valid start), and costs what the model costs.
     #[test]
@@ -741,37 +799,56 @@ mod tests {
         for seed in 0..10 {
             let table = larger_table(seed);
             let encoding = encode_bnsl(&table);
-            let limit = Limit {
-                deadline: None,
-                stop: StopToken::new(),
-            };
-            let oracle = Oracle::new(encoding.wcnf.num_vars, limit);
-            let mut search = Search::new(&encoding.wcnf, oracle, &|_| {});
-            for clause in &encoding.wcnf.hard {
-                search.oracle.add_clause(clause);
-            }
-            let softs = Softs::new(&mut search);
-            let mut programs = HittingSets::seeded(&encoding.family_vars, &softs);
-            let none = vec![false; softs.lits.len()];
-            for core in extract_cores(&mut search, &softs, &none).expect("a model") {
-                programs.add_core(&core, &softs);
-            }
-            let backend = default_hitting_set_backend().expect("a back-end");
-            let limits = Limits::default();
-            let values = programs
-                .lp_optimum(backend.as_ref(), &limits)
-                .expect("the LP solves")
-                .expect("no limit")
-                .values;
-            let at = programs.group_values(&values);
-            let clusters = ClusterClauses::new(&table);
-            for clause in clusters.violated(&at, backend.as_ref(), &limits).unwrap() {
-                programs.add_implied(&clause);
-            }
+            let (search, softs, programs) = program_with_cores(&encoding, &table);
             let (cost, model) = search.best.clone().expect("an incumbent");
             let point = programs.point_of(&model, &encoding.wcnf, &softs);
             assert!(programs.model.max_violation(&point) < 1e-9, "seed {seed}");
             assert_eq!(programs.cost_of(&point, &softs), cost as f64, "seed {seed}");
         }
+    }
+
+    /// A MILP call that a limit stops (here: at its first solution) gives the back-end's
+    /// bound, in weight units, and it is at most the cheapest hitting set's cost.
+    #[test]
+    fn a_stopped_call_bounds_the_cheapest_hitting_set() {
+        let limits = Limits {
+            improving_solutions: Some(1),
+            ..Limits::default()
+        };
+        let mut stopped_with_bound = 0;
+        for backend in crate::milp::backends() {
+            if !backend.stops_at_improving_solutions() {
+                continue;
+            }
+            for seed in 0..6 {
+                let table = larger_table(seed);
+                let encoding = encode_bnsl(&table);
+                let (_, softs, programs) = program_with_cores(&encoding, &table);
+                let solve =
+                    |limits: &Limits| programs.solve(backend.as_ref(), limits, None, &[], None);
+                let Ok(HittingSet::Found(cheapest)) = solve(&Limits::default()) else {
+                    panic!("{} proves a cheapest hitting set", backend.name());
+                };
+                let cheapest: u64 = cheapest.iter().map(|&j| softs.weights[j]).sum();
+                match solve(&limits).unwrap() {
+                    HittingSet::Stopped(Some(bound)) => {
+                        assert!(bound <= cheapest, "{} seed {seed}", backend.name());
+                        stopped_with_bound += 1;
+                    }
+                    HittingSet::Found(chosen) => {
+                        // Optimal to the back-end's tolerances, as for any call.
+                        let cost: u64 = chosen.iter().map(|&j| softs.weights[j]).sum();
+                        let off = cost.abs_diff(cheapest) as f64;
+                        assert!(
+                            off <= 1e-6 * cheapest as f64,
+                            "{} seed {seed}",
+                            backend.name()
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
+        assert!(stopped_with_bound > 0, "no call was stopped with a bound");
     }
 }
