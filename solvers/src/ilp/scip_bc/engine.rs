@@ -292,18 +292,7 @@ impl Engine {
                 cols.as_mut_ptr(),
                 1.0,
             ))?;
-            let mut infeasible = 0;
-            check(ffi::SCIPaddRow(
-                scip,
-                row,
-                u32::from(force),
-                &mut infeasible,
-            ))?;
-            if infeasible == 0 {
-                check(ffi::SCIPaddPoolCut(scip, row))?;
-            }
-            check(ffi::SCIPreleaseRow(scip, &mut row))?;
-            Ok(infeasible != 0)
+            super::handler::add_global_row(scip, row, force)
         }
     }
 

@@ -102,6 +102,35 @@ pub(crate) unsafe fn data_of<'a, T>(conshdlr: *mut ffi::SCIP_CONSHDLR) -> &'a T 
     unsafe { &*(ffi::SCIPconshdlrGetData(conshdlr) as *const T) }
 }
 
+/// Adds the filled `row` to the LP (forced into it when `force`) and, unless it proves
+/// the node infeasible, to the global cut pool; then releases it. Returns whether it
+/// proved the node infeasible.
+///
+/// # Safety
+/// `row` must be a live row of the live instance `scip` in its solving stage, owned by
+/// the caller (who must not use it afterwards).
+pub(crate) unsafe fn add_global_row(
+    scip: *mut ffi::SCIP,
+    mut row: *mut ffi::SCIP_ROW,
+    force: bool,
+) -> Result<bool, ScipCallFailed> {
+    let mut infeasible = 0;
+    // SAFETY: see the function's contract.
+    unsafe {
+        check(ffi::SCIPaddRow(
+            scip,
+            row,
+            u32::from(force),
+            &mut infeasible,
+        ))?;
+        if infeasible == 0 {
+            check(ffi::SCIPaddPoolCut(scip, row))?;
+        }
+        check(ffi::SCIPreleaseRow(scip, &mut row))?;
+    }
+    Ok(infeasible != 0)
+}
+
 /// A callback's result as SCIP's return code.
 pub(crate) fn code(result: Result<(), ScipCallFailed>) -> ffi::SCIP_RETCODE {
     match result {

@@ -157,18 +157,7 @@ impl UserCuts {
                 check(ffi::SCIPaddVarToRow(scip, row, var, coefficient))?;
             }
             check(ffi::SCIPflushRowExtensions(scip, row))?;
-            let mut infeasible = 0;
-            check(ffi::SCIPaddRow(
-                scip,
-                row,
-                u32::from(force),
-                &mut infeasible,
-            ))?;
-            if infeasible == 0 {
-                check(ffi::SCIPaddPoolCut(scip, row))?;
-            }
-            check(ffi::SCIPreleaseRow(scip, &mut row))?;
-            Ok(infeasible != 0)
+            handler::add_global_row(scip, row, force)
         }
     }
 }
@@ -236,18 +225,16 @@ unsafe extern "C" fn enforce_pseudo(
     _objinfeasible: c_uint,
     result: *mut ffi::SCIP_RESULT,
 ) -> ffi::SCIP_RETCODE {
-    // SAFETY: SCIP calls this with the handler made by `include`.
-    let cuts = unsafe { cuts_of(conshdlr) };
-    let feasible = cuts.violated(scip, std::ptr::null_mut()).is_empty();
-    // SAFETY: SCIP's output slot.
+    // SAFETY: SCIP calls this with the handler made by `include` and its output slot.
     unsafe {
-        *result = if feasible {
-            ffi::SCIP_Result_SCIP_FEASIBLE
-        } else {
-            ffi::SCIP_Result_SCIP_SOLVELP
-        };
+        judge(
+            scip,
+            conshdlr,
+            std::ptr::null_mut(),
+            ffi::SCIP_Result_SCIP_SOLVELP,
+            result,
+        )
     }
-    ffi::SCIP_Retcode_SCIP_OKAY
 }
 
 /// Any solution: feasible when it violates no row the separator returns at it.
@@ -263,15 +250,39 @@ unsafe extern "C" fn check_solution(
     _completely: c_uint,
     result: *mut ffi::SCIP_RESULT,
 ) -> ffi::SCIP_RETCODE {
-    // SAFETY: SCIP calls this with the handler made by `include`.
-    let cuts = unsafe { cuts_of(conshdlr) };
-    let feasible = cuts.violated(scip, sol).is_empty();
-    // SAFETY: SCIP's output slot.
+    // SAFETY: SCIP calls this with the handler made by `include`, a live solution and
+    // its output slot.
     unsafe {
+        judge(
+            scip,
+            conshdlr,
+            sol,
+            ffi::SCIP_Result_SCIP_INFEASIBLE,
+            result,
+        )
+    }
+}
+
+/// Sets `result` to feasible when `sol` (null: the current LP or pseudo solution)
+/// violates no row the separator returns at it, else to `violated`.
+///
+/// # Safety
+/// `conshdlr` must be the handler made by [`include`], `sol` null or a live solution
+/// of `scip`, `result` SCIP's output slot.
+unsafe fn judge(
+    scip: *mut ffi::SCIP,
+    conshdlr: *mut ffi::SCIP_CONSHDLR,
+    sol: *mut ffi::SCIP_SOL,
+    violated: ffi::SCIP_RESULT,
+    result: *mut ffi::SCIP_RESULT,
+) -> ffi::SCIP_RETCODE {
+    // SAFETY: see the function's contract.
+    unsafe {
+        let feasible = cuts_of(conshdlr).violated(scip, sol).is_empty();
         *result = if feasible {
             ffi::SCIP_Result_SCIP_FEASIBLE
         } else {
-            ffi::SCIP_Result_SCIP_INFEASIBLE
+            violated
         };
     }
     ffi::SCIP_Retcode_SCIP_OKAY
