@@ -29,9 +29,11 @@
 //!   round's row multipliers fix at zero, for the MILP call, the columns whose reduced
 //!   cost exceeds the gap ([`fixable_columns`]).
 //!
-//! Each MILP call starts from the incumbent, whose violated soft clauses hit every core
-//! and meet every row; on a back-end with a cut callback (CBC) it also separates the
-//! separator's rows at its nodes ([`ImpliedClauses::node_separator`]).
+//! Each MILP call runs on the costs scaled as the LP's, and starts from the incumbent,
+//! whose violated soft clauses hit every core and meet every row; on a back-end with
+//! node cuts (CBC; SCIP, where they are lazy, so that its hitting set is acyclic) it also
+//! separates the separator's rows at its nodes ([`ImpliedClauses::node_separator`]). A
+//! call that a limit stops raises the lower bound to the back-end's bound.
 //!
 //! The search ends when the lower bound reaches the incumbent, or when a cheapest
 //! hitting set meets no new core (its model is then optimal). The bound is the cost of a
