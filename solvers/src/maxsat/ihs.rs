@@ -294,7 +294,17 @@ impl HittingSets {
     /// optimal points, and costs near 10^12 make HiGHS's dual simplex fail ("excessive
     /// dual values") and SCIP's LP stop on "numerical troubles".
     fn scaled(&self) -> MilpModel {
-        let mut program = self.model.clone();
+        self.with_scaled_costs(self.model.clone())
+    }
+
+    /// The LP relaxation of [`HittingSets::scaled`].
+    fn scaled_relaxation(&self) -> MilpModel {
+        self.with_scaled_costs(self.model.relaxation())
+    }
+
+    /// `program` (a copy of the program or of its relaxation) with the program's costs
+    /// scaled by [`HittingSets::lp_scale`].
+    fn with_scaled_costs(&self, mut program: MilpModel) -> MilpModel {
         let scale = self.lp_scale();
         for (i, v) in self.model.variables().iter().enumerate() {
             program
@@ -302,11 +312,6 @@ impl HittingSets {
                 .expect("a column of the program");
         }
         program
-    }
-
-    /// The LP relaxation of [`HittingSets::scaled`].
-    fn scaled_relaxation(&self) -> MilpModel {
-        self.scaled().relaxation()
     }
 
     /// The factor that brings the largest cost to at most [`LP_LARGEST_COST`].
@@ -356,13 +361,8 @@ impl HittingSets {
         if outcome.status == Status::Infeasible && !fixed.is_empty() {
             return Ok(HittingSet::NoneCheaper);
         }
-        // The back-end's bound on the scaled costs, in weight units, less the LP's
-        // tolerances as for an LP round's optimum.
-        let bound = outcome.bound.map(|b| {
-            (b / self.lp_scale() * (1.0 - LP_BOUND_MARGIN))
-                .floor()
-                .max(0.0) as u64
-        });
+        // The back-end's bound on the scaled costs, back in weight units.
+        let bound = outcome.bound.map(|b| bound_of_cost(b / self.lp_scale()));
         match outcome.values {
             Some(values) if outcome.status == Status::Optimal => {
                 Ok(HittingSet::Found(self.softs_above(&values, 0.5)))
@@ -514,6 +514,13 @@ fn closed_by_lp(search: &mut Search<'_>, lp_cost: f64) -> bool {
     }
 }
 
+/// The lower bound in weight units that a solver's bound `cost` (of an LP optimum, or a
+/// MILP's dual bound) gives: less [`LP_BOUND_MARGIN`] of it, for the solver's
+/// tolerances, rounded down.
+fn bound_of_cost(cost: f64) -> u64 {
+    (cost * (1.0 - LP_BOUND_MARGIN)).floor().max(0.0) as u64
+}
+
 /// Raises the search's lower bound to `bound`, a bound on every hitting set cheaper
 /// than the incumbent, hence never above the incumbent's cost.
 fn raise_lower_bound(search: &mut Search<'_>, bound: u64) {
@@ -588,10 +595,7 @@ impl Rounds<'_> {
             if closed_by_lp(search, cost) {
                 return Err(Outcome::Closed);
             }
-            raise_lower_bound(
-                search,
-                (cost * (1.0 - LP_BOUND_MARGIN)).floor().max(0.0) as u64,
-            );
+            raise_lower_bound(search, bound_of_cost(cost));
             if search.closed() {
                 return Err(Outcome::Closed);
             }
