@@ -16,13 +16,14 @@
 
 use super::ImpliedClauses;
 use crate::ilp::cut_loop::round_search;
-use crate::ilp::node_cuts::ClusterSeparator;
-use crate::ilp::separation::{MilpSubIp, Pipeline};
+use crate::ilp::separation::{ExactSeparator, MilpSubIp, Pipeline};
 use crate::ilp::sink::round_to_network;
-use crate::milp::{CutSeparator, Limits, MilpBackend, SolverError};
-use bnsl_formulations::family::separation::SeparationOptions;
+use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, SolverError};
+use crate::StopToken;
+use bnsl_formulations::family::separation::{SeparationOptions, Support};
 use bnsl_formulations::{ClusterCut, FamilyIlp, ScoreTable};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The cluster clauses of a score table's BNSL encoding, found by the family ILP's
 /// separation pipeline (heuristics, cluster search, then the exact sub-IP on the
@@ -40,6 +41,24 @@ impl<'t> ClusterClauses<'t> {
         ClusterClauses {
             ilp: FamilyIlp::new(table),
             options: SeparationOptions::default(),
+        }
+    }
+}
+
+impl ClusterClauses<'_> {
+    /// The node separator of a MILP call that began at `began`, with its exact sub-IPs
+    /// on `sub_ips`.
+    fn node_clauses(
+        &self,
+        sub_ips: Option<Box<dyn MilpBackend>>,
+        began: Instant,
+    ) -> NodeClusterClauses {
+        NodeClusterClauses {
+            table: self.ilp.table().clone(),
+            options: self.options.clone(),
+            sub_ips,
+            began,
+            exact_time: Mutex::new(Duration::ZERO),
         }
     }
 }
@@ -66,12 +85,12 @@ impl ImpliedClauses for ClusterClauses<'_> {
     }
 
     /// The family ILP's cluster cuts by its heuristics (strongly connected components,
-    /// short cycles, greedy growth), as CBC separates them at its nodes in the cut loop.
-    fn node_separator(&self) -> Option<Arc<dyn CutSeparator>> {
-        Some(Arc::new(ClusterSeparator::new(
-            self.ilp.table(),
-            &self.options,
-        )))
+    /// short cycles, greedy growth), and by the exact sub-IP within a share of the call's
+    /// time ([`NodeClusterClauses`]), on the back-end `backend`'s callbacks allow
+    /// ([`crate::milp::NodeCuts::sub_ips_in_callbacks`]; none: heuristics only).
+    fn node_separator(&self, backend: &dyn MilpBackend) -> Option<Arc<dyn CutSeparator>> {
+        let sub_ips = backend.node_cuts().and_then(|n| n.sub_ips_in_callbacks());
+        Some(Arc::new(self.node_clauses(sub_ips, Instant::now())))
     }
 
     /// The family ILP's sink heuristic (the cut loop's rounding): a DAG, so the order
@@ -86,6 +105,100 @@ impl ImpliedClauses for ClusterClauses<'_> {
                 .map(|(v, &k)| self.ilp.column(v, k))
                 .collect(),
         )
+    }
+}
+
+/// The most time the exact sub-IP may have taken, as a share of the time since a MILP
+/// call began, for it to run again at a node.
+const EXACT_SHARE: f64 = 0.5;
+
+/// How long a MILP call runs before the exact sub-IP may run at its nodes, in seconds.
+const EXACT_DELAY_SECONDS: f64 = 3.0;
+
+/// The longest one exact separation at a node may take, in seconds.
+const EXACT_CALL_SECONDS: f64 = 2.0;
+
+/// Cluster clauses at the nodes of one MILP call: the heuristics at every node; the
+/// exact sub-IP at a fractional node where they find nothing, as long as the sub-IPs
+/// have taken at most [`EXACT_SHARE`] of the call's time so far. A call thus spends at
+/// most about that share (and one sub-IP's limit) finding the clusters only the sub-IP
+/// finds, which a long call needs and a short one barely pays for (README, "Hitting
+/// sets on SCIP with lazy cluster clauses").
+struct NodeClusterClauses {
+    table: ScoreTable,
+    options: SeparationOptions,
+    /// The back-end of the exact sub-IP; `None`: heuristics only.
+    sub_ips: Option<Box<dyn MilpBackend>>,
+    began: Instant,
+    /// Time spent in the exact sub-IP so far.
+    exact_time: Mutex<Duration>,
+}
+
+impl NodeClusterClauses {
+    /// Whether the exact stage may run at `values`: a back-end for it, a fractional
+    /// point, within the share of time.
+    fn exact_allowed(&self, values: &[f64]) -> bool {
+        if self.sub_ips.is_none() {
+            return false;
+        }
+        let fractional = values.iter().any(|&x| x > 1e-6 && x < 1.0 - 1e-6);
+        let spent = *self.exact_time.lock().unwrap_or_else(|p| p.into_inner());
+        let running = self.began.elapsed().as_secs_f64() - EXACT_DELAY_SECONDS;
+        fractional && running >= 0.0 && spent.as_secs_f64() <= EXACT_SHARE * running
+    }
+}
+
+impl CutSeparator for NodeClusterClauses {
+    fn separate(&self, values: &[f64]) -> Vec<CutRow> {
+        let ilp = FamilyIlp::new(&self.table);
+        let pipeline = Pipeline {
+            options: &self.options,
+            search: None,
+            exact: self
+                .exact_allowed(values)
+                .then_some(self as &dyn ExactSeparator),
+        };
+        // A failed sub-IP leaves the node to the heuristics' answer: none.
+        let cuts = pipeline
+            .separate(&ilp, values, Some(EXACT_CALL_SECONDS), &StopToken::new())
+            .unwrap_or_default();
+        clause_rows(&ilp, &cuts)
+    }
+}
+
+/// The rows `Σ x ≥ 1` of the cluster clauses of `cuts`.
+fn clause_rows(ilp: &FamilyIlp<'_>, cuts: &[ClusterCut]) -> Vec<CutRow> {
+    cuts.iter()
+        .map(|cut| CutRow {
+            terms: ClusterCut::no_parent_inside(ilp, &cut.cluster)
+                .columns
+                .iter()
+                .map(|&c| (c, 1.0))
+                .collect(),
+            lower: 1.0,
+        })
+        .collect()
+}
+
+/// The exact stage at a node: the sub-IP on the separator's back-end, its time counted
+/// in the share.
+impl ExactSeparator for NodeClusterClauses {
+    fn separate(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        values: &[f64],
+        support: &Support,
+        options: &SeparationOptions,
+        time_limit: Option<f64>,
+        stop: &StopToken,
+    ) -> Result<Vec<ClusterCut>, SolverError> {
+        let Some(sub_ips) = self.sub_ips.as_deref() else {
+            return Ok(Vec::new());
+        };
+        let started = Instant::now();
+        let cuts = MilpSubIp(sub_ips).separate(ilp, values, support, options, time_limit, stop);
+        *self.exact_time.lock().unwrap_or_else(|p| p.into_inner()) += started.elapsed();
+        cuts
     }
 }
 
@@ -134,5 +247,81 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The node separator's rows at fractional points (each node halfway between its
+    /// two best candidates with a parent) are violated there and hold of sampled DAGs:
+    /// the pipeline's rows, and the exact stage's on every back-end, whose time counts
+    /// in the share.
+    #[test]
+    fn node_rows_cut_off_fractional_points_and_hold_of_sampled_dags() {
+        let long_ago = Instant::now() - Duration::from_secs(3600);
+        node_rows_are_valid_cuts(None, long_ago);
+        for backend in crate::milp::backends() {
+            node_rows_are_valid_cuts(Some(backend.for_sub_ips()), long_ago);
+        }
+    }
+
+    fn node_rows_are_valid_cuts(sub_ips: Option<Box<dyn MilpBackend>>, began: Instant) {
+        let name = sub_ips.as_ref().map_or("heuristics", |b| b.name());
+        let mut rows_found = 0;
+        let mut exact_found = 0;
+        let mut exact_timed = false;
+        for seed in 0..20 {
+            let table = larger_table(seed);
+            let clauses = ClusterClauses::new(&table);
+            let ilp = FamilyIlp::new(&table);
+            let n = table.n();
+            let mut point = vec![0.0; ilp.num_columns()];
+            for v in 0..n {
+                let with_parents: Vec<usize> = (0..table.candidates(v).len())
+                    .filter(|&k| !table.candidates(v)[k].parents.is_empty())
+                    .take(2)
+                    .collect();
+                match with_parents[..] {
+                    [a, b] => {
+                        point[ilp.column(v, a)] = 0.5;
+                        point[ilp.column(v, b)] = 0.5;
+                    }
+                    _ => point[ilp.column(v, 0)] = 1.0,
+                }
+            }
+            let sub_ips = sub_ips.as_ref().map(|b| b.for_sub_ips());
+            let separator = clauses.node_clauses(sub_ips, began);
+            let mut rows = CutSeparator::separate(&separator, &point);
+            let support = Support::new(&ilp, &point);
+            let options = SeparationOptions::default();
+            let stop = StopToken::new();
+            let exact = ExactSeparator::separate(
+                &separator,
+                &ilp,
+                &point,
+                &support,
+                &options,
+                Some(10.0),
+                &stop,
+            )
+            .unwrap();
+            exact_found += exact.len();
+            exact_timed |= *separator.exact_time.lock().unwrap() > Duration::ZERO;
+            rows.extend(clause_rows(&ilp, &exact));
+            for row in rows {
+                rows_found += 1;
+                let at = |x: &[f64]| -> f64 { row.terms.iter().map(|&(c, a)| a * x[c]).sum() };
+                assert!(at(&point) < row.lower - 1e-9, "seed {seed}");
+                for restart in 0..10 {
+                    let network = obs_network(&table, &sample_order(n, seed, restart))
+                        .expect("the empty parent set is a candidate");
+                    let mut dag = vec![0.0; ilp.num_columns()];
+                    for (v, &k) in network.choice.iter().enumerate() {
+                        dag[ilp.column(v, k)] = 1.0;
+                    }
+                    assert!(at(&dag) >= row.lower, "seed {seed}");
+                }
+            }
+        }
+        assert!(rows_found > 0, "{name}: no violated cluster");
+        assert_eq!(exact_timed, sub_ips.is_some(), "{name}");
+        assert_eq!(exact_found > 0, sub_ips.is_some(), "{name}");
     }
 }

@@ -32,7 +32,9 @@
 //! Each MILP call runs on the costs scaled as the LP's, and starts from the incumbent,
 //! whose violated soft clauses hit every core and meet every row; on a back-end with
 //! node cuts (CBC; SCIP, where they are lazy, so that its hitting set is acyclic) it also
-//! separates the separator's rows at its nodes ([`ImpliedClauses::node_separator`]). A
+//! separates the separator's rows at its nodes ([`ImpliedClauses::node_separator`]; for
+//! cluster clauses, the heuristics, and the exact sub-IP within a share of the call's
+//! time). A
 //! call that a limit stops raises the lower bound to the back-end's bound.
 //!
 //! The search ends when the lower bound reaches the incumbent, or when a cheapest
@@ -346,7 +348,7 @@ impl HittingSets {
                 .expect("a column of the program");
         }
         let node_cuts = backend.node_cuts();
-        let separator = implied.and_then(|i| i.node_separator());
+        let separator = implied.and_then(|i| i.node_separator(backend));
         let outcome = match (node_cuts, separator, start, backend.warm_start()) {
             (Some(node_cuts), Some(separator), ..) => {
                 let on_groups = GroupCuts {

@@ -64,8 +64,11 @@ pub trait ImpliedClauses {
 
     /// Rows that every model's point meets (one value per group literal, positions in
     /// the groups flattened), separated at the nodes of a back-end's branch and bound
-    /// ([`NodeCuts`](crate::milp::NodeCuts)); `None` when there is no such separator.
-    fn node_separator(&self) -> Option<Arc<dyn CutSeparator>>;
+    /// ([`NodeCuts`](crate::milp::NodeCuts)) `backend`, for one call; a MILP
+    /// sub-problem, if the separator has one, runs on another back-end than `backend`
+    /// (the caller's library need not be re-entrant). `None` when there is no such
+    /// separator.
+    fn node_separator(&self, backend: &dyn MilpBackend) -> Option<Arc<dyn CutSeparator>>;
 }
 
 /// The search a MaxSAT solve runs.

@@ -167,6 +167,11 @@ impl NodeCuts for CbcBackend {
         }
         run(model, limits, start, Some(separator))
     }
+
+    /// Another back-end: CBC hangs when its cut callback runs CBC.
+    fn sub_ips_in_callbacks(&self) -> Option<Box<dyn MilpBackend>> {
+        super::sub_ip_backend_besides(self.name())
+    }
 }
 
 /// CBC is always handed a minimisation: a maximisation goes in with its objective

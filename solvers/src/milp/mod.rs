@@ -362,6 +362,12 @@ pub trait NodeCuts: Sync {
         start: Option<&[f64]>,
         separator: std::sync::Arc<dyn CutSeparator>,
     ) -> Result<MilpOutcome, SolverError>;
+
+    /// The back-end on which `separator` may solve MILP sub-problems while this one
+    /// runs it, set up for sub-IPs; `None` (the default): none may run.
+    fn sub_ips_in_callbacks(&self) -> Option<Box<dyn MilpBackend>> {
+        None
+    }
 }
 
 /// An optimal solution of a linear program, with the dual value of every row.
@@ -543,6 +549,17 @@ pub fn configured(
 /// highest [`MilpBackend::sub_ip_rank`], set up for them.
 pub(crate) fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
     small_program_backend().map(|b| b.for_sub_ips())
+}
+
+/// The compiled-in back-end of highest [`MilpBackend::sub_ip_rank`] other than the one
+/// named `caller`, set up for sub-IPs: for sub-IPs inside `caller`'s callbacks when its
+/// library is not re-entrant. `None` when `caller` is the only back-end compiled in.
+pub(crate) fn sub_ip_backend_besides(caller: &str) -> Option<Box<dyn MilpBackend>> {
+    backends()
+        .into_iter()
+        .filter(|b| b.name() != caller)
+        .max_by_key(|b| b.sub_ip_rank())
+        .map(|b| b.for_sub_ips())
 }
 
 /// The compiled-in back-end of highest [`MilpBackend::sub_ip_rank`], with its ordinary
@@ -731,6 +748,25 @@ mod tests {
         assert!(backend("gurobi").is_none());
         for name in expected {
             assert_eq!(backend(name).map(|b| b.name()), Some(name));
+        }
+    }
+
+    /// Sub-IPs inside a back-end's callback go to the best-ranked other back-end, never
+    /// to the caller's library.
+    #[test]
+    fn sub_ips_in_a_callback_run_on_another_back_end() {
+        let all = backends();
+        for caller in &all {
+            let others: Vec<_> = all.iter().filter(|b| b.name() != caller.name()).collect();
+            match sub_ip_backend_besides(caller.name()) {
+                None => assert!(others.is_empty(), "{}", caller.name()),
+                Some(chosen) => {
+                    assert_ne!(chosen.name(), caller.name());
+                    assert!(others
+                        .iter()
+                        .all(|b| b.sub_ip_rank() <= chosen.sub_ip_rank()));
+                }
+            }
         }
     }
 

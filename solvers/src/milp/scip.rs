@@ -127,6 +127,12 @@ impl NodeCuts for ScipBackend {
         }
         run(model, limits, start, Some(separator), &self.settings.params)
     }
+
+    /// SCIP itself: SCIP instances are independent, and the family ILP's branch and
+    /// cut already solves its sub-IPs in SCIP sub-instances from its separator.
+    fn sub_ips_in_callbacks(&self) -> Option<Box<dyn MilpBackend>> {
+        Some(self.for_sub_ips())
+    }
 }
 
 /// Solves `model` from `start`, with `separator` (if any) at the nodes, and the SCIP
