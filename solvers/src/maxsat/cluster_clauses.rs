@@ -86,7 +86,7 @@ impl ImpliedClauses for ClusterClauses<'_> {
 
     /// The family ILP's cluster cuts by its heuristics (strongly connected components,
     /// short cycles, greedy growth), and by the exact sub-IP within a share of the call's
-    /// time ([`NodeClusterClauses`]), on the back-end `backend`'s callbacks allow
+    /// time (`NodeClusterClauses`), on the back-end `backend`'s callbacks allow
     /// ([`crate::milp::NodeCuts::sub_ips_in_callbacks`]; none: heuristics only).
     fn node_separator(&self, backend: &dyn MilpBackend) -> Option<Arc<dyn CutSeparator>> {
         let sub_ips = backend.node_cuts().and_then(|n| n.sub_ips_in_callbacks());
@@ -108,8 +108,8 @@ impl ImpliedClauses for ClusterClauses<'_> {
     }
 }
 
-/// The most time the exact sub-IP may have taken, as a share of the time since a MILP
-/// call began, for it to run again at a node.
+/// The most time the exact sub-IP may have taken, as a share of a MILP call's time after
+/// [`EXACT_DELAY_SECONDS`], for it to run again at a node.
 const EXACT_SHARE: f64 = 0.5;
 
 /// How long a MILP call runs before the exact sub-IP may run at its nodes, in seconds.
@@ -119,11 +119,11 @@ const EXACT_DELAY_SECONDS: f64 = 3.0;
 const EXACT_CALL_SECONDS: f64 = 2.0;
 
 /// Cluster clauses at the nodes of one MILP call: the heuristics at every node; the
-/// exact sub-IP at a fractional node where they find nothing, as long as the sub-IPs
-/// have taken at most [`EXACT_SHARE`] of the call's time so far. A call thus spends at
-/// most about that share (and one sub-IP's limit) finding the clusters only the sub-IP
-/// finds, which a long call needs and a short one barely pays for (README, "Hitting
-/// sets on SCIP with lazy cluster clauses").
+/// exact sub-IP at a fractional node where they find nothing, once the call has run
+/// [`EXACT_DELAY_SECONDS`] and as long as the sub-IPs have taken at most
+/// [`EXACT_SHARE`] of the time since. A short call never pays for the sub-IP, and a
+/// long one spends at most about that share (and one sub-IP's limit) on the clusters
+/// only the sub-IP finds (README, "Hitting sets on SCIP with lazy cluster clauses").
 struct NodeClusterClauses {
     table: ScoreTable,
     options: SeparationOptions,
