@@ -82,7 +82,7 @@ impl CutSeparator for ClusterSeparator {
 
 /// The cut as a `≥` row: the first form negated (`−Σ x ≥ −(|C| − 1)`), the second as
 /// it is (`Σ x ≥ 1`).
-fn cut_row(cut: &ClusterCut) -> CutRow {
+pub(crate) fn cut_row(cut: &ClusterCut) -> CutRow {
     let (sign, lower) = match cut.form {
         ClusterForm::ParentsInside => (-1.0, 1.0 - cut.cluster.len() as f64),
         ClusterForm::NoParentInside => (1.0, 1.0),

@@ -16,6 +16,7 @@
 
 use super::ImpliedClauses;
 use crate::ilp::cut_loop::round_search;
+use crate::ilp::node_cuts::cut_row;
 use crate::ilp::separation::{ExactSeparator, MilpSubIp, Pipeline};
 use crate::ilp::sink::round_to_network;
 use crate::milp::{CutRow, CutSeparator, Limits, MilpBackend, SolverError};
@@ -169,14 +170,7 @@ impl CutSeparator for NodeClusterClauses {
 /// The rows `Σ x ≥ 1` of the cluster clauses of `cuts`.
 fn clause_rows(ilp: &FamilyIlp<'_>, cuts: &[ClusterCut]) -> Vec<CutRow> {
     cuts.iter()
-        .map(|cut| CutRow {
-            terms: ClusterCut::no_parent_inside(ilp, &cut.cluster)
-                .columns
-                .iter()
-                .map(|&c| (c, 1.0))
-                .collect(),
-            lower: 1.0,
-        })
+        .map(|cut| cut_row(&ClusterCut::no_parent_inside(ilp, &cut.cluster)))
         .collect()
 }
 

@@ -65,9 +65,9 @@ pub trait ImpliedClauses {
     /// Rows that every model's point meets (one value per group literal, positions in
     /// the groups flattened), separated at the nodes of a back-end's branch and bound
     /// ([`NodeCuts`](crate::milp::NodeCuts)) `backend`, for one call; a MILP
-    /// sub-problem, if the separator has one, runs on another back-end than `backend`
-    /// (the caller's library need not be re-entrant). `None` when there is no such
-    /// separator.
+    /// sub-problem, if the separator has one, runs on the back-end that `backend`'s
+    /// callbacks allow ([`NodeCuts::sub_ips_in_callbacks`](crate::milp::NodeCuts::sub_ips_in_callbacks)).
+    /// `None` when there is no such separator.
     fn node_separator(&self, backend: &dyn MilpBackend) -> Option<Arc<dyn CutSeparator>>;
 }
 
