@@ -14,7 +14,9 @@ Environment: DATA (comma list, default the paper's and the issue's sets), WIDTHS
              (default 4,10), VERSIONS (default 1,2), SEEDS (default 10), BUDGET (seconds,
              default 60), CLIMB (steps of each restart's climb, `--ktree-climb`; default
              bnsl's), START (`--ktree-start`; default bnsl's, asobs). CLIMB=0 START=none
-             is the paper's sampling alone.
+             is the paper's sampling alone. FIRST_SEED (default 1) runs seeds FIRST_SEED
+             to FIRST_SEED + SEEDS - 1, so a long protocol can be split over runs;
+             MILP=0 leaves out the MILP's runs (its columns then print `-`).
 """
 import json
 import os
@@ -71,6 +73,8 @@ def main():
     binary = sys.argv[1]
     budget = os.environ.get("BUDGET", "60")
     seeds = int(os.environ.get("SEEDS", "10"))
+    first_seed = int(os.environ.get("FIRST_SEED", "1"))
+    with_milp = os.environ.get("MILP", "1") != "0"
     work = tempfile.mkdtemp(prefix="bnsl_ktree_")
     versions = env_list("VERSIONS", "1,2")
     climb = ["--ktree-climb", os.environ["CLIMB"]] if os.environ.get("CLIMB") else []
@@ -92,14 +96,15 @@ def main():
                     cells.append("n/a | n/a | n/a")
                     continue
                 found = []
-                for seed in range(1, seeds + 1):
+                for seed in range(first_seed, first_seed + seeds):
                     r = run(binary, scores, w, ["--method", "ktree", "--ktree-version", v,
                                                 "--time-limit", budget, "--seed", str(seed)]
                                  + climb)
                     if r and r.get("score") is not None and r["status"] != "UNVERIFIED":
                         found.append(r["score"])
                 cells.append(summary(found))
-            milp = run(binary, scores, w, ["--method", "ilp", "--time-limit", budget])
+            milp = (run(binary, scores, w, ["--method", "ilp", "--time-limit", budget])
+                    if with_milp else None)
             fmt = lambda x: "-" if x is None else f"{x:.2f}"
             inc = milp.get("score") if milp and milp["status"] != "UNVERIFIED" else None
             bound = milp.get("bound") if milp else None
