@@ -96,6 +96,10 @@ pub(super) struct Engine {
     /// The start DAG while it is held back for the first node below the root (see
     /// `plugins::StartHeuristic`).
     pub pending_start: Option<Dag>,
+    /// Seconds of an ASOBS search whose network the start heuristic submits at the
+    /// first node below the root, when no start is held back
+    /// ([`ScipBcSettings::deep_tree_start`]).
+    pub pending_search: Option<f64>,
     /// The rule that ends the root of a large table when its bound stalls.
     pub root_stall: Option<RootStall>,
 }
@@ -133,6 +137,7 @@ impl Engine {
             conshdlr: std::ptr::null_mut(),
             values: Vec::new(),
             pending_start: None,
+            pending_search: None,
             root_stall: None,
         }
     }

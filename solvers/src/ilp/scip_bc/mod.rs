@@ -139,6 +139,13 @@ pub struct ScipBcSettings {
     /// branching by the family columns and best-first nodes without plunging
     /// (`DEEP_TREE_PARAMS`). Measured in README, "Large candidate sets".
     pub deep_tree_score: f64,
+    /// Seconds of an ASOBS search (one thread, insertion local search, seed 1) run at
+    /// the first node below the root of a deep-tree table when no start DAG is given
+    /// (an optimising solve without side constraints); its network goes to SCIP as the
+    /// start heuristic's. The root closes the easy ones without it; in the tree an
+    /// early near-optimal incumbent prunes. `0`: none. Measured in README, "Large
+    /// candidate sets".
+    pub deep_tree_start: f64,
     /// Whether the problem holds GOBNILP's arrow and adjacency variables, linked to the
     /// family columns ([`ArrowLinks`]), and SCIP branches on them first. Off by
     /// default: with them SCIP needed fewer nodes on some files but took longer on
@@ -219,6 +226,7 @@ impl Default for ScipBcSettings {
             arrow_reliability: 1,
             large_table_columns: 10_000,
             deep_tree_score: 1_000.0,
+            deep_tree_start: 1.0,
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
             root_stall_share: 1.0 / 3.0,
@@ -287,6 +295,13 @@ impl ScipBcSettings {
                         .ok()
                         .filter(|x| *x >= 0.0)
                         .ok_or_else(|| bad("real ≥ 0 or inf"))?
+                }
+                "bnsl/deep_tree_start" => {
+                    settings.deep_tree_start = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| x.is_finite() && *x >= 0.0)
+                        .ok_or_else(|| bad("real ≥ 0"))?
                 }
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
@@ -603,6 +618,13 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         } else if let Some(dag) = &options.start {
             add_start(&mut scip, ilp, &vars, &links, dag);
         }
+        if options.start.is_none()
+            && options.side.is_none()
+            && regime == TableRegime::DeepTree
+            && self.settings.deep_tree_start > 0.0
+        {
+            engine.borrow_mut().pending_search = Some(self.settings.deep_tree_start);
+        }
         let table_params: &[&[(&str, &str)]] = match regime {
             TableRegime::Small => &[SMALL_TABLE_PARAMS],
             TableRegime::DeepTree => &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS],
@@ -700,7 +722,7 @@ impl ScipBranchAndCut {
 }
 
 /// The sink heuristic (rounds LP solutions into DAGs) and the start heuristic (submits
-/// the start DAG below the root).
+/// the start DAG, or the network of a short ASOBS search, below the root).
 fn include_heuristics(scip: &mut Model<ProblemCreated>, engine: &engine::Shared, sink_depth: i32) {
     scip.include_heur(
         "sink",
@@ -716,7 +738,7 @@ fn include_heuristics(scip: &mut Model<ProblemCreated>, engine: &engine::Shared,
     );
     scip.include_heur(
         "start",
-        "submits the start DAG at the first node below the root",
+        "submits the start DAG, or an ASOBS network, at the first node below the root",
         200_000,
         's',
         1,

@@ -3,6 +3,7 @@
 
 use super::engine::{check, time_limit, Engine, ScipCallFailed, Shared};
 use super::{separator, sub_scip};
+use crate::heuristics::{asobs_search, AsobsOptions};
 use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
 use crate::milp::{finite, SolverError};
@@ -15,6 +16,7 @@ use russcip::prelude::*;
 use russcip::{
     ffi, Event, EventMask, Eventhdlr, HeurResult, HeurTiming, Heuristic, SCIPEventhdlr, Solving,
 };
+use std::time::Duration;
 
 /// Separates cluster cuts from fractional LP solutions and other points (Bartlett &
 /// Cussens 2017, §5), see [`find_cuts`]; included by `separator`.
@@ -243,7 +245,8 @@ impl SinkHeuristic {
 /// so the root takes several times as long and the whole proof is slower than a cold
 /// one, even from the optimal DAG (see README, "Benchmark notes behind design
 /// choices"); below the root, the root is the cold one and the tree is pruned by the
-/// start.
+/// start. With no start DAG, on a deep-tree table, it searches for one there first
+/// ([`Engine::pending_search`]).
 pub(super) struct StartHeuristic(pub Shared);
 
 impl Heuristic for StartHeuristic {
@@ -265,6 +268,9 @@ impl StartHeuristic {
         }
         let sol = {
             let mut engine = self.0.borrow_mut();
+            if let Some(seconds) = engine.pending_search.take() {
+                engine.pending_start = searched_start(&engine, scip, seconds)?;
+            }
             let Some(dag) = engine.pending_start.take() else {
                 return Ok(HeurResult::DidNotRun);
             };
@@ -276,6 +282,34 @@ impl StartHeuristic {
         // The engine is released: trying the solution calls the acyclicity check.
         try_solution(scip, sol)
     }
+}
+
+/// The network of an ASOBS search (Scanagatta et al. 2015; insertion local search, seed
+/// 1, one thread) of at most `seconds`, fewer when SCIP's time limit leaves fewer; `None`
+/// when no time is left or no order admits a network. SCIP's clock runs on while it
+/// searches, so its time counts against the limit.
+fn searched_start(
+    engine: &Engine,
+    scip: *mut ffi::SCIP,
+    seconds: f64,
+) -> Result<Option<Dag>, ScipCallFailed> {
+    // SAFETY: a query on the live instance.
+    let now = unsafe { ffi::SCIPgetSolvingTime(scip) };
+    let left = time_limit(scip)?.map_or(seconds, |limit| (limit - now).min(seconds));
+    if left <= 0.0 {
+        return Ok(None);
+    }
+    let options = AsobsOptions {
+        time_limit: Some(Duration::from_secs_f64(left)),
+        stop: engine.options.limits.stop.clone(),
+        ..AsobsOptions::default()
+    };
+    let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(1).build() else {
+        return Ok(None);
+    };
+    let table = engine.ilp.table();
+    let found = pool.install(|| asobs_search(table, &options));
+    Ok(found.ok().map(|best| best.dag))
 }
 
 /// A new SCIP solution choosing the families of `dag`, when `dag` is made of candidates

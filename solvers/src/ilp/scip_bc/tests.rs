@@ -142,8 +142,9 @@ proptest! {
 
     /// The large-table and deep-tree settings (root without SCIP's stall limit or left at
     /// once by the root-stall rule, best-first nodes, arrow branching; on large tables
-    /// SCIP's heuristics and separators off and the start before the root) and k-cluster
-    /// and 4B cuts keep the optimum.
+    /// SCIP's heuristics and separators off and the start before the root; on deep-tree
+    /// tables without a start, an ASOBS network below the root) and k-cluster and 4B
+    /// cuts keep the optimum.
     #[test]
     fn large_table_settings_and_k_cluster_cuts_keep_the_optimum(
         t in arb_table(),
@@ -156,6 +157,8 @@ proptest! {
         leave_root in any::<bool>(),
         probes in 0usize..4,
         reliability in 0u32..3,
+        given_start in any::<bool>(),
+        search_start in any::<bool>(),
     ) {
         // Large tables branch on arrows by the family columns (probing `probes` of them,
         // or scoring by pseudocosts those probed `reliability` times).
@@ -170,9 +173,12 @@ proptest! {
             // Leaves the root at its first round: the tree finishes without root cuts.
             root_stall_gain: if leave_root { 1e9 } else { 0.0 },
             root_stall_window: 0.0,
+            // Without a given start, a deep-tree solve searches for one below the root.
+            deep_tree_start: if search_start { 0.05 } else { 0.0 },
             ..ScipBcSettings::default()
         };
-        let options = IlpOptions { start: Some(order_dag(&t, shift)), ..IlpOptions::default() };
+        let start = given_start.then(|| order_dag(&t, shift));
+        let options = IlpOptions { start, ..IlpOptions::default() };
         let outcome = solve(&t, settings, &options);
         assert_optimal(&t, &outcome);
     }
@@ -344,6 +350,31 @@ fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     }
 }
 
+/// On a deep-tree table with no start, the ASOBS search below the root gives SCIP a
+/// network and the optimum is kept, with time to search or with none left.
+#[test]
+fn a_start_searched_below_the_root_keeps_the_optimum() {
+    let t = dense(9);
+    for time_limit in [None, Some(0.0)] {
+        let settings = ScipBcSettings {
+            deep_tree_score: 0.0,
+            deep_tree_start: 0.2,
+            root_stall_gain: 1e9,
+            root_stall_window: 0.0,
+            ..ScipBcSettings::default()
+        };
+        let mut options = IlpOptions::default();
+        options.limits.time_limit = time_limit;
+        let outcome = solve(&t, settings, &options);
+        if time_limit.is_none() {
+            assert_optimal(&t, &outcome);
+            assert!(outcome.nodes > 1, "no tree: the search did not run");
+        } else if let (Some(dag), Some(score)) = (&outcome.dag, outcome.score) {
+            assert!((dag.check(&t).expect("a DAG of candidates") - score).abs() < 1e-6);
+        }
+    }
+}
+
 /// With 4B cuts on, the dense table's LP solutions violate some (they are added) and the
 /// optimum is kept, at the root and, with the root left at once, in the tree.
 #[test]
@@ -406,9 +437,11 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/four_b_cuts", "true"),
         ("bnsl/sub_ip_time_limit", "0.5"),
         ("bnsl/deep_tree_score", "inf"),
+        ("bnsl/deep_tree_start", "0.5"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
+    assert_eq!(s.deep_tree_start, 0.5);
     assert_eq!(s.deep_tree_score, f64::INFINITY);
     assert_eq!(s.sub_ip_time_limit, 0.5);
     assert!(s.arrow_branching);
@@ -445,6 +478,9 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/sub_ip_time_limit", "NaN"),
         ("bnsl/deep_tree_score", "-1"),
         ("bnsl/deep_tree_score", "NaN"),
+        ("bnsl/deep_tree_start", "-1"),
+        ("bnsl/deep_tree_start", "inf"),
+        ("bnsl/deep_tree_start", "NaN"),
     ] {
         assert!(
             matches!(
