@@ -96,10 +96,10 @@ pub(super) struct Engine {
     /// The start DAG while it is held back for the first node below the root (see
     /// `plugins::StartHeuristic`).
     pub pending_start: Option<Dag>,
-    /// Seconds of an ASOBS search whose network the start heuristic submits at the
-    /// first node below the root, when no start is held back
-    /// ([`ScipBcSettings::deep_tree_start`]).
-    pub pending_search: Option<f64>,
+    /// Whether the start heuristic still runs the ASOBS search of
+    /// [`ScipBcSettings::deep_tree_start`] at the first node below the root (no start
+    /// is held back).
+    pub pending_search: bool,
     /// The rule that ends the root of a large table when its bound stalls.
     pub root_stall: Option<RootStall>,
 }
@@ -137,7 +137,7 @@ impl Engine {
             conshdlr: std::ptr::null_mut(),
             values: Vec::new(),
             pending_start: None,
-            pending_search: None,
+            pending_search: false,
             root_stall: None,
         }
     }

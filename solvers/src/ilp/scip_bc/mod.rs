@@ -618,13 +618,10 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         } else if let Some(dag) = &options.start {
             add_start(&mut scip, ilp, &vars, &links, dag);
         }
-        if options.start.is_none()
+        engine.borrow_mut().pending_search = options.start.is_none()
             && options.side.is_none()
             && regime == TableRegime::DeepTree
-            && self.settings.deep_tree_start > 0.0
-        {
-            engine.borrow_mut().pending_search = Some(self.settings.deep_tree_start);
-        }
+            && self.settings.deep_tree_start > 0.0;
         let table_params: &[&[(&str, &str)]] = match regime {
             TableRegime::Small => &[SMALL_TABLE_PARAMS],
             TableRegime::DeepTree => &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS],

@@ -268,8 +268,8 @@ impl StartHeuristic {
         }
         let sol = {
             let mut engine = self.0.borrow_mut();
-            if let Some(seconds) = engine.pending_search.take() {
-                engine.pending_start = searched_start(&engine, scip, seconds)?;
+            if std::mem::take(&mut engine.pending_search) {
+                engine.pending_start = searched_start(&engine, scip)?;
             }
             let Some(dag) = engine.pending_start.take() else {
                 return Ok(HeurResult::DidNotRun);
@@ -285,14 +285,12 @@ impl StartHeuristic {
 }
 
 /// The network of an ASOBS search (Scanagatta et al. 2015; insertion local search, seed
-/// 1, one thread) of at most `seconds`, fewer when SCIP's time limit leaves fewer; `None`
-/// when no time is left or no order admits a network. SCIP's clock runs on while it
-/// searches, so its time counts against the limit.
-fn searched_start(
-    engine: &Engine,
-    scip: *mut ffi::SCIP,
-    seconds: f64,
-) -> Result<Option<Dag>, ScipCallFailed> {
+/// 1, one thread) of at most
+/// [`deep_tree_start`](super::ScipBcSettings::deep_tree_start) seconds, fewer when
+/// SCIP's time limit leaves fewer; `None` when no time is left or no order admits a
+/// network. SCIP's clock runs on while it searches, so its time counts against the limit.
+fn searched_start(engine: &Engine, scip: *mut ffi::SCIP) -> Result<Option<Dag>, ScipCallFailed> {
+    let seconds = engine.settings.deep_tree_start;
     // SAFETY: a query on the live instance.
     let now = unsafe { ffi::SCIPgetSolvingTime(scip) };
     let left = time_limit(scip)?.map_or(seconds, |limit| (limit - now).min(seconds));

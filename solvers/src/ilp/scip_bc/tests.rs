@@ -368,7 +368,10 @@ fn a_start_searched_below_the_root_keeps_the_optimum() {
         let outcome = solve(&t, settings, &options);
         if time_limit.is_none() {
             assert_optimal(&t, &outcome);
-            assert!(outcome.nodes > 1, "no tree: the search did not run");
+            assert!(
+                outcome.nodes > 1,
+                "the root closed: no node below it to search at"
+            );
         } else if let (Some(dag), Some(score)) = (&outcome.dag, outcome.score) {
             assert!((dag.check(&t).expect("a DAG of candidates") - score).abs() < 1e-6);
         }
