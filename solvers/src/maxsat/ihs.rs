@@ -292,22 +292,16 @@ impl HittingSets {
             .collect()
     }
 
-    /// The program with its costs scaled to at most [`LP_LARGEST_COST`]: the same
-    /// optimal points, and costs near 10^12 make HiGHS's dual simplex fail ("excessive
-    /// dual values") and SCIP's LP stop on "numerical troubles".
-    fn scaled(&self) -> MilpModel {
-        self.with_scaled_costs(self.model.clone())
-    }
-
-    /// The LP relaxation of [`HittingSets::scaled`].
+    /// The LP relaxation with its costs scaled by [`HittingSets::lp_scale`].
     fn scaled_relaxation(&self) -> MilpModel {
-        self.with_scaled_costs(self.model.relaxation())
+        self.with_scaled_costs(self.model.relaxation(), self.lp_scale())
     }
 
     /// `program` (a copy of the program or of its relaxation) with the program's costs
-    /// scaled by [`HittingSets::lp_scale`].
-    fn with_scaled_costs(&self, mut program: MilpModel) -> MilpModel {
-        let scale = self.lp_scale();
+    /// scaled by `scale`: the same optimal points, and costs near 10^12 make HiGHS's
+    /// dual simplex fail ("excessive dual values") and SCIP's LP stop on "numerical
+    /// troubles".
+    fn with_scaled_costs(&self, mut program: MilpModel, scale: f64) -> MilpModel {
         for (i, v) in self.model.variables().iter().enumerate() {
             program
                 .set_objective(VarId::from_index(i), v.objective * scale)
@@ -318,12 +312,19 @@ impl HittingSets {
 
     /// The factor that brings the largest cost to at most [`LP_LARGEST_COST`].
     fn lp_scale(&self) -> f64 {
-        let largest = self
-            .model
-            .variables()
-            .iter()
-            .map(|v| v.objective)
-            .fold(0.0, f64::max);
+        self.lp_scale_without(&[])
+    }
+
+    /// The factor that brings the largest cost of a column outside `fixed` to at most
+    /// [`LP_LARGEST_COST`]. A column fixed at zero adds nothing to any point's cost, and
+    /// its weight left in the scaling would shrink the others' below the back-end's
+    /// tolerances (weights of 1 beside one of 2^40 become 10^−9).
+    fn lp_scale_without(&self, fixed: &[VarId]) -> f64 {
+        let mut costs: Vec<f64> = self.model.variables().iter().map(|v| v.objective).collect();
+        for column in fixed {
+            costs[column.index()] = 0.0;
+        }
+        let largest = costs.into_iter().fold(0.0, f64::max);
         if largest > LP_LARGEST_COST {
             LP_LARGEST_COST / largest
         } else {
@@ -341,7 +342,8 @@ impl HittingSets {
         fixed: &[VarId],
         implied: Option<&dyn ImpliedClauses>,
     ) -> Result<HittingSet, SolverError> {
-        let mut model = self.scaled();
+        let scale = self.lp_scale_without(fixed);
+        let mut model = self.with_scaled_costs(self.model.clone(), scale);
         for &column in fixed {
             model
                 .set_bounds(column, 0.0, 0.0)
@@ -364,7 +366,7 @@ impl HittingSets {
             return Ok(HittingSet::NoneCheaper);
         }
         // The back-end's bound on the scaled costs, back in weight units.
-        let bound = outcome.bound.map(|b| bound_of_cost(b / self.lp_scale()));
+        let bound = outcome.bound.map(|b| bound_of_cost(b / scale));
         match outcome.values {
             Some(values) if outcome.status == Status::Optimal => {
                 Ok(HittingSet::Found(self.softs_above(&values, 0.5)))
@@ -455,11 +457,21 @@ pub(super) fn run(
             .best
             .as_ref()
             .map(|(_, m)| programs.point_of(m, search.wcnf, &softs));
-        let fixed = match (&duals, search.upper_bound()) {
-            (Some(duals), Some(incumbent)) => {
-                fixable_columns(&programs.model, duals, incumbent as f64)
+        // Without multipliers, zero ones still fix the columns that cost the incumbent's
+        // cost by themselves; fixing them also keeps their weights out of the scaling.
+        let fixed = match search.upper_bound() {
+            Some(incumbent) => {
+                let zeros;
+                let multipliers = match &duals {
+                    Some(duals) => duals,
+                    None => {
+                        zeros = vec![0.0; programs.model.num_rows()];
+                        &zeros
+                    }
+                };
+                fixable_columns(&programs.model, multipliers, incumbent as f64)
             }
-            _ => Vec::new(),
+            None => Vec::new(),
         };
         let limits = back_end_limits(search);
         let solved = programs.solve(backend, &limits, start.as_deref(), &fixed, implied);
