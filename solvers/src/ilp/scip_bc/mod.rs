@@ -154,10 +154,17 @@ pub struct ScipBcSettings {
     pub arrow_branching: bool,
     /// Whether SCIP branches on arrows by bounds on the family columns (the rule
     /// `arrow_branch`: u → v absent in one child, present in the other; no arrow
-    /// variables in the LP); `None`: on large and deep-tree tables only
-    /// ([`ScipBcSettings::deep_tree_score`]). Optimising solves only; a
-    /// collection branches as SCIP chooses.
+    /// variables in the LP); `None`: on large and deep-tree tables
+    /// ([`ScipBcSettings::deep_tree_score`]), and on small tables whose best scores
+    /// average at least [`ScipBcSettings::arrow_fixing_score`]. Optimising solves only;
+    /// a collection branches as SCIP chooses.
     pub arrow_fixing: Option<bool>,
+    /// A small table whose variables' best local scores average at least this
+    /// magnitude (nats; `inf`: none) branches on arrows by default
+    /// ([`ScipBcSettings::arrow_fixing`]) while keeping the small tables' root: learned
+    /// from a few thousand rows, its tree is deep enough for the rule to pay, and its
+    /// root still closes quickly. Measured in README, "Large candidate sets".
+    pub arrow_fixing_score: f64,
     /// How many of the most fractional arrows the rule of
     /// [`ScipBcSettings::arrow_fixing`] probes per node (strong branching on both
     /// children's LPs); 0 or 1: it branches on the most fractional one unprobed.
@@ -222,6 +229,7 @@ impl Default for ScipBcSettings {
             four_b_cuts: None,
             arrow_branching: false,
             arrow_fixing: None,
+            arrow_fixing_score: 500.0,
             arrow_probes: 8,
             arrow_reliability: 1,
             large_table_columns: 10_000,
@@ -309,6 +317,13 @@ impl ScipBcSettings {
                 "bnsl/arrow_fixing" => {
                     settings.arrow_fixing = Some(value.parse().map_err(|_| bad("bool"))?)
                 }
+                "bnsl/arrow_fixing_score" => {
+                    settings.arrow_fixing_score = value
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|x| *x >= 0.0)
+                        .ok_or_else(|| bad("real ≥ 0 or inf"))?
+                }
                 "bnsl/arrow_reliability" => {
                     settings.arrow_reliability = value.parse().map_err(|_| bad("int"))?
                 }
@@ -362,6 +377,15 @@ impl ScipBcSettings {
             scip_heuristics: Some(self.scip_heuristics.unwrap_or(false)),
             ..self.clone()
         }
+    }
+
+    /// Whether an optimising solve of `ilp`, in `regime`, branches on arrows
+    /// ([`ScipBcSettings::arrow_fixing`]).
+    fn branches_on_arrows(&self, ilp: &FamilyIlp<'_>, regime: TableRegime) -> bool {
+        self.arrow_fixing.unwrap_or_else(|| {
+            regime != TableRegime::Small
+                || mean_best_score_magnitude(ilp) >= self.arrow_fixing_score
+        })
     }
 
     /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).
@@ -606,8 +630,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         engine.borrow_mut().root_stall = self.root_stall(regime);
         let large = regime == TableRegime::Large;
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
-        let arrow_fixing = self.settings.arrow_fixing;
-        if arrow_fixing.unwrap_or(regime != TableRegime::Small) {
+        if self.settings.branches_on_arrows(ilp, regime) {
             arrow_branch::include(
                 scip.scip_ptr(),
                 &engine,

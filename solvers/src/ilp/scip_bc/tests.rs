@@ -210,6 +210,24 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     assert_eq!(regime(columns + 1, 200.5), TableRegime::Small);
     assert_eq!(regime(columns, 200.0), TableRegime::Large);
     assert_eq!(regime(columns + 1, f64::INFINITY), TableRegime::Small);
+    // A small table branches on arrows from the score `arrow_fixing_score` on, unless
+    // told otherwise; a deep-tree table always, unless told otherwise.
+    let arrows = |arrow_fixing, arrow_fixing_score, deep_tree_score| {
+        let settings = ScipBcSettings {
+            arrow_fixing,
+            arrow_fixing_score,
+            deep_tree_score,
+            ..ScipBcSettings::default()
+        };
+        settings.branches_on_arrows(&ilp, settings.regime(&ilp))
+    };
+    let never = f64::INFINITY;
+    assert!(arrows(None, 200.0, never));
+    assert!(!arrows(None, 200.5, never));
+    assert!(!arrows(Some(false), 200.0, never));
+    assert!(arrows(Some(true), never, never));
+    assert!(arrows(None, never, 200.0));
+    assert!(!arrows(Some(false), never, 200.0));
 }
 
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
@@ -432,6 +450,7 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/sub_ip_branching", "inference"),
         ("bnsl/arrow_branching", "true"),
         ("bnsl/arrow_fixing", "false"),
+        ("bnsl/arrow_fixing_score", "750"),
         ("bnsl/arrow_probes", "3"),
         ("bnsl/arrow_reliability", "4"),
         ("bnsl/root_stall_gain", "0.02"),
@@ -450,6 +469,7 @@ fn settings_parse_engine_and_scip_parameters() {
     assert!(s.arrow_branching);
     assert_eq!(s.four_b_cuts, Some(true));
     assert_eq!(s.arrow_fixing, Some(false));
+    assert_eq!(s.arrow_fixing_score, 750.0);
     assert_eq!(s.arrow_probes, 3);
     assert_eq!(s.arrow_reliability, 4);
     assert_eq!(
