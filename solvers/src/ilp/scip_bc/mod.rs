@@ -298,18 +298,12 @@ impl ScipBcSettings {
                     settings.large_table_columns = value.parse().map_err(|_| bad("int"))?
                 }
                 "bnsl/deep_tree_score" => {
-                    settings.deep_tree_score = value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| *x >= 0.0)
-                        .ok_or_else(|| bad("real ≥ 0 or inf"))?
+                    settings.deep_tree_score =
+                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
                 }
                 "bnsl/deep_tree_start" => {
-                    settings.deep_tree_start = value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| x.is_finite() && *x >= 0.0)
-                        .ok_or_else(|| bad("real ≥ 0"))?
+                    settings.deep_tree_start =
+                        parse_non_negative(value).ok_or_else(|| bad("real ≥ 0"))?
                 }
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
@@ -318,11 +312,8 @@ impl ScipBcSettings {
                     settings.arrow_fixing = Some(value.parse().map_err(|_| bad("bool"))?)
                 }
                 "bnsl/arrow_fixing_score" => {
-                    settings.arrow_fixing_score = value
-                        .parse::<f64>()
-                        .ok()
-                        .filter(|x| *x >= 0.0)
-                        .ok_or_else(|| bad("real ≥ 0 or inf"))?
+                    settings.arrow_fixing_score =
+                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
                 }
                 "bnsl/arrow_reliability" => {
                     settings.arrow_reliability = value.parse().map_err(|_| bad("int"))?
@@ -422,6 +413,11 @@ fn parse_non_negative(value: &str) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && *x >= 0.0)
+}
+
+/// `value` as a threshold: a real ≥ 0 or infinity (never reached), if it is one.
+fn parse_threshold(value: &str) -> Option<f64> {
+    value.parse::<f64>().ok().filter(|x| *x >= 0.0)
 }
 
 /// The engine (see the module documentation).
