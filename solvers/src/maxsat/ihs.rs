@@ -461,14 +461,8 @@ pub(super) fn run(
         // cost by themselves; fixing them also keeps their weights out of the scaling.
         let fixed = match search.upper_bound() {
             Some(incumbent) => {
-                let zeros;
-                let multipliers = match &duals {
-                    Some(duals) => duals,
-                    None => {
-                        zeros = vec![0.0; programs.model.num_rows()];
-                        &zeros
-                    }
-                };
+                let zeros = vec![0.0; programs.model.num_rows()];
+                let multipliers = duals.as_deref().unwrap_or(&zeros);
                 fixable_columns(&programs.model, multipliers, incumbent as f64)
             }
             None => Vec::new(),

@@ -520,9 +520,9 @@ fn mean_best_score_magnitude(ilp: &FamilyIlp<'_>) -> f64 {
 /// ([`ScipBcSettings::deep_tree_score`]), after `SMALL_TABLE_PARAMS`: the large
 /// tables' root (no round-counting stall rule) and node selection (best first without
 /// plunging), and off three of what the large tables turn off, which on these tables
-/// ran at every node and found nothing: the aggregation separator (c-MIR, flow cover,
-/// knapsack cover), Farkas diving and the feasibility pump (hailfinder_10000: 1.0,
-/// 0.8 and 0.1 s of 23 s; README, "Large candidate sets").
+/// run at every node and find nothing: the aggregation separator (c-MIR, flow cover,
+/// knapsack cover), Farkas diving and the feasibility pump (README, "Large candidate
+/// sets").
 const DEEP_TREE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
     ("nodeselection/bfs/stdpriority", "1000000"),
