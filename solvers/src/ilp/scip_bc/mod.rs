@@ -146,6 +146,14 @@ pub struct ScipBcSettings {
     /// early near-optimal incumbent prunes. `0`: none. Measured in README, "Large
     /// candidate sets".
     pub deep_tree_start: f64,
+    /// A deep-tree table ([`ScipBcSettings::deep_tree_score`]) with at least this many
+    /// family columns per variable (`inf`: none) separates its root as GOBNILP does
+    /// (`DEEP_ROOT_PARAMS`: close cuts, Gomory cuts in every round, fewer and deeper
+    /// cuts per round): many near-equal parent sets per variable leave a root LP that
+    /// plain rounds close slowly and a long tree, which the stronger root shortens,
+    /// while on the tables whose root closes it costs seconds. Measured in README,
+    /// "Large candidate sets".
+    pub deep_root_columns: f64,
     /// Whether the problem holds GOBNILP's arrow and adjacency variables, linked to the
     /// family columns ([`ArrowLinks`]), and SCIP branches on them first. Off by
     /// default: with them SCIP needed fewer nodes on some files but took longer on
@@ -235,6 +243,7 @@ impl Default for ScipBcSettings {
             large_table_columns: 10_000,
             deep_tree_score: 1_000.0,
             deep_tree_start: 1.0,
+            deep_root_columns: 100.0,
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
             root_stall_share: 1.0 / 3.0,
@@ -304,6 +313,10 @@ impl ScipBcSettings {
                 "bnsl/deep_tree_start" => {
                     settings.deep_tree_start =
                         parse_non_negative(value).ok_or_else(|| bad("real ≥ 0"))?
+                }
+                "bnsl/deep_root_columns" => {
+                    settings.deep_root_columns =
+                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
                 }
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
@@ -377,6 +390,14 @@ impl ScipBcSettings {
             regime != TableRegime::Small
                 || mean_best_score_magnitude(ilp) >= self.arrow_fixing_score
         })
+    }
+
+    /// Whether a solve of `ilp`, in `regime`, separates its root as GOBNILP does
+    /// ([`ScipBcSettings::deep_root_columns`]).
+    fn separates_a_deep_root(&self, ilp: &FamilyIlp<'_>, regime: TableRegime) -> bool {
+        let n = ilp.n().max(1);
+        regime == TableRegime::DeepTree
+            && ilp.num_columns() as f64 / n as f64 >= self.deep_root_columns
     }
 
     /// Whether `ilp` is a large table ([`ScipBcSettings::large_table_columns`]).
@@ -532,6 +553,17 @@ const DEEP_TREE_PARAMS: &[(&str, &str)] = &[
     ("heuristics/feaspump/freq", "-1"),
 ];
 
+/// SCIP parameters of the root of deep-tree tables with many columns per variable
+/// ([`ScipBcSettings::deep_root_columns`]), after `DEEP_TREE_PARAMS`: the root's cut
+/// loop of `LARGE_TABLE_PARAMS`.
+const DEEP_ROOT_PARAMS: &[(&str, &str)] = &[
+    ("separating/closecuts/freq", "0"),
+    ("separating/closecuts/separelint", "false"),
+    ("separating/gomory/maxroundsroot", "-1"),
+    ("separating/maxcutsroot", "300"),
+    ("separating/minefficacyroot", "0.0005"),
+];
+
 /// SCIP parameters of the solves of large tables
 /// ([`ScipBcSettings::large_table_columns`]).
 ///
@@ -649,6 +681,9 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             && self.settings.deep_tree_start > 0.0;
         let table_params: &[&[(&str, &str)]] = match regime {
             TableRegime::Small => &[SMALL_TABLE_PARAMS],
+            _ if self.settings.separates_a_deep_root(ilp, regime) => {
+                &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_ROOT_PARAMS]
+            }
             TableRegime::DeepTree => &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS],
             TableRegime::Large => &[LARGE_TABLE_PARAMS],
         };

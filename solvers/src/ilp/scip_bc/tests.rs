@@ -143,14 +143,15 @@ proptest! {
     /// The large-table and deep-tree settings (root without SCIP's stall limit or left at
     /// once by the root-stall rule, best-first nodes, arrow branching; on large tables
     /// SCIP's heuristics and separators off and the start before the root; on deep-tree
-    /// tables without a start, an ASOBS network below the root) and k-cluster and 4B
-    /// cuts keep the optimum.
+    /// tables without a start, an ASOBS network below the root, and GOBNILP's root cut
+    /// loop) and k-cluster and 4B cuts keep the optimum.
     #[test]
     fn large_table_settings_and_k_cluster_cuts_keep_the_optimum(
         t in arb_table(),
         shift in 0usize..8,
         large in any::<bool>(),
         deep in any::<bool>(),
+        deep_root in any::<bool>(),
         k_cluster_max in 0usize..4,
         four_b_cuts in any::<bool>(),
         arrows in any::<bool>(),
@@ -165,6 +166,7 @@ proptest! {
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             deep_tree_score: if deep { 0.0 } else { f64::INFINITY },
+            deep_root_columns: if deep_root { 0.0 } else { f64::INFINITY },
             k_cluster_max,
             four_b_cuts: Some(four_b_cuts),
             arrow_branching: arrows,
@@ -228,6 +230,21 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     assert!(arrows(Some(true), never, never));
     assert!(arrows(None, never, 200.0));
     assert!(!arrows(Some(false), never, 200.0));
+    // A deep-tree table separates its root as GOBNILP does from `deep_root_columns`
+    // family columns per variable on; a small one never.
+    let per_variable = ilp.num_columns() as f64 / 2.0;
+    let deep_root = |deep_root_columns, deep_tree_score| {
+        let settings = ScipBcSettings {
+            deep_root_columns,
+            deep_tree_score,
+            ..ScipBcSettings::default()
+        };
+        settings.separates_a_deep_root(&ilp, settings.regime(&ilp))
+    };
+    assert!(deep_root(per_variable, 200.0));
+    assert!(!deep_root(per_variable + 0.5, 200.0));
+    assert!(!deep_root(never, 200.0));
+    assert!(!deep_root(0.0, never));
 }
 
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
@@ -460,11 +477,13 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/sub_ip_time_limit", "0.5"),
         ("bnsl/deep_tree_score", "inf"),
         ("bnsl/deep_tree_start", "0.5"),
+        ("bnsl/deep_root_columns", "inf"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
     assert_eq!(s.deep_tree_start, 0.5);
     assert_eq!(s.deep_tree_score, f64::INFINITY);
+    assert_eq!(s.deep_root_columns, f64::INFINITY);
     assert_eq!(s.sub_ip_time_limit, 0.5);
     assert!(s.arrow_branching);
     assert_eq!(s.four_b_cuts, Some(true));
@@ -504,6 +523,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/deep_tree_start", "-1"),
         ("bnsl/deep_tree_start", "inf"),
         ("bnsl/deep_tree_start", "NaN"),
+        ("bnsl/deep_root_columns", "-1"),
+        ("bnsl/deep_root_columns", "NaN"),
     ] {
         assert!(
             matches!(
