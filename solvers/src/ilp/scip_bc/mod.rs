@@ -148,7 +148,7 @@ pub struct ScipBcSettings {
     pub deep_tree_start: f64,
     /// A deep-tree table ([`ScipBcSettings::deep_tree_score`]) with at least this many
     /// family columns per variable (`inf`: none) separates its root as GOBNILP does
-    /// (`DEEP_ROOT_PARAMS`: close cuts, Gomory cuts in every round, fewer and deeper
+    /// (`ROOT_CUT_LOOP_PARAMS`: close cuts, Gomory cuts in every round, fewer and deeper
     /// cuts per round): many near-equal parent sets per variable leave a root LP that
     /// plain rounds close slowly and a long tree, which the stronger root shortens,
     /// while on the tables whose root closes it costs seconds. Measured in README,
@@ -553,10 +553,16 @@ const DEEP_TREE_PARAMS: &[(&str, &str)] = &[
     ("heuristics/feaspump/freq", "-1"),
 ];
 
-/// SCIP parameters of the root of deep-tree tables with many columns per variable
-/// ([`ScipBcSettings::deep_root_columns`]), after `DEEP_TREE_PARAMS`: the root's cut
-/// loop of `LARGE_TABLE_PARAMS`.
-const DEEP_ROOT_PARAMS: &[(&str, &str)] = &[
+/// SCIP parameters of GOBNILP's root cut loop, for large tables and for deep-tree
+/// tables with many columns per variable ([`ScipBcSettings::deep_root_columns`]).
+///
+/// SCIP's close-cut separator at the root, separating a point between the LP optimum
+/// and the incumbent (GOBNILP's setting) with every separator, the cluster separator
+/// included (`separator`): those cuts raise the bound at the time limit (README, "Large
+/// candidate sets"). Gomory cuts in every round, at most 300 cuts a round (SCIP: 2,000)
+/// and none of efficacy below 0.0005 (SCIP: 0.0001): fewer, deeper cuts keep the root
+/// LP small and its bound converges lower (README, "Leaving a stalled root").
+const ROOT_CUT_LOOP_PARAMS: &[(&str, &str)] = &[
     ("separating/closecuts/freq", "0"),
     ("separating/closecuts/separelint", "false"),
     ("separating/gomory/maxroundsroot", "-1"),
@@ -578,25 +584,14 @@ const DEEP_ROOT_PARAMS: &[(&str, &str)] = &[
 /// the same ones (`BN_setParamaterDefaults`). (Figures: README, "Benchmark notes behind
 /// design choices".)
 ///
-/// On: SCIP's close-cut separator at the root, separating a point between the LP
-/// optimum and the incumbent (GOBNILP's setting) with every separator, the cluster
-/// separator included (`separator`): those cuts raise the bound at the time limit
-/// (README, "Large candidate sets"). The root's cut loop as GOBNILP sets it: Gomory
-/// cuts in every round, odd-cycle cuts, at most 300 cuts a round (SCIP: 2,000) and none
-/// of efficacy below 0.0005 (SCIP: 0.0001); fewer, deeper cuts keep the root LP small
-/// and its bound converges lower (README, "Leaving a stalled root"). Below the root,
+/// On, besides `ROOT_CUT_LOOP_PARAMS`: odd-cycle cuts at the root. Below the root,
 /// best-first node selection without plunging: the node taken is always one whose
 /// bound is the global bound, so with the arrow branching rule (`arrow_branch`, on by
 /// default on large tables) each node processed can raise it (README, "Arrow branching
 /// by the family columns").
 const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
-    ("separating/closecuts/freq", "0"),
-    ("separating/closecuts/separelint", "false"),
-    ("separating/gomory/maxroundsroot", "-1"),
     ("separating/oddcycle/freq", "0"),
-    ("separating/maxcutsroot", "300"),
-    ("separating/minefficacyroot", "0.0005"),
     ("nodeselection/bfs/stdpriority", "1000000"),
     ("nodeselection/bfs/maxplungedepth", "0"),
     ("heuristics/shifting/freq", "-1"),
@@ -681,11 +676,11 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             && self.settings.deep_tree_start > 0.0;
         let table_params: &[&[(&str, &str)]] = match regime {
             TableRegime::Small => &[SMALL_TABLE_PARAMS],
-            _ if self.settings.separates_a_deep_root(ilp, regime) => {
-                &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_ROOT_PARAMS]
+            TableRegime::DeepTree if self.settings.separates_a_deep_root(ilp, regime) => {
+                &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, ROOT_CUT_LOOP_PARAMS]
             }
             TableRegime::DeepTree => &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS],
-            TableRegime::Large => &[LARGE_TABLE_PARAMS],
+            TableRegime::Large => &[ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS],
         };
         scip = self.set_params(scip, options, table_params)?;
         let solved = run(scip, options.limits.verbose)?;
