@@ -171,7 +171,9 @@ pub struct ScipBcSettings {
     /// magnitude (nats; `inf`: none) branches on arrows by default
     /// ([`ScipBcSettings::arrow_fixing`]) while keeping the small tables' root: learned
     /// from a few thousand rows, its tree is deep enough for the rule to pay, and its
-    /// root still closes quickly. Measured in README, "Large candidate sets".
+    /// root still closes quickly. Such a table also turns off SCIP's aggregation
+    /// separator, Farkas diving and the feasibility pump (`DEEP_TREE_OFF_PARAMS`), as
+    /// deep-tree tables do. Measured in README, "Large candidate sets".
     pub arrow_fixing_score: f64,
     /// How many of the most fractional arrows the rule of
     /// [`ScipBcSettings::arrow_fixing`] probes per node (strong branching on both
@@ -386,10 +388,39 @@ impl ScipBcSettings {
     /// Whether an optimising solve of `ilp`, in `regime`, branches on arrows
     /// ([`ScipBcSettings::arrow_fixing`]).
     fn branches_on_arrows(&self, ilp: &FamilyIlp<'_>, regime: TableRegime) -> bool {
-        self.arrow_fixing.unwrap_or_else(|| {
-            regime != TableRegime::Small
-                || mean_best_score_magnitude(ilp) >= self.arrow_fixing_score
-        })
+        self.arrow_fixing
+            .unwrap_or_else(|| regime != TableRegime::Small || self.has_arrow_scores(ilp))
+    }
+
+    /// Whether the variables' best local scores of `ilp` average at least
+    /// [`ScipBcSettings::arrow_fixing_score`].
+    fn has_arrow_scores(&self, ilp: &FamilyIlp<'_>) -> bool {
+        mean_best_score_magnitude(ilp) >= self.arrow_fixing_score
+    }
+
+    /// The lists of SCIP parameters of an optimising solve of `ilp` in `regime`, in
+    /// the order they are set.
+    fn table_params(
+        &self,
+        ilp: &FamilyIlp<'_>,
+        regime: TableRegime,
+    ) -> Vec<&'static [(&'static str, &'static str)]> {
+        match regime {
+            TableRegime::Small if self.has_arrow_scores(ilp) => {
+                vec![SMALL_TABLE_PARAMS, DEEP_TREE_OFF_PARAMS]
+            }
+            TableRegime::Small => vec![SMALL_TABLE_PARAMS],
+            TableRegime::DeepTree if self.separates_a_deep_root(ilp, regime) => vec![
+                SMALL_TABLE_PARAMS,
+                DEEP_TREE_PARAMS,
+                DEEP_TREE_OFF_PARAMS,
+                ROOT_CUT_LOOP_PARAMS,
+            ],
+            TableRegime::DeepTree => {
+                vec![SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_TREE_OFF_PARAMS]
+            }
+            TableRegime::Large => vec![ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS],
+        }
     }
 
     /// Whether a solve of `ilp`, in `regime`, separates its root as GOBNILP does
@@ -540,14 +571,21 @@ fn mean_best_score_magnitude(ilp: &FamilyIlp<'_>) -> f64 {
 /// SCIP parameters of the solves of deep-tree tables
 /// ([`ScipBcSettings::deep_tree_score`]), after `SMALL_TABLE_PARAMS`: the large
 /// tables' root (no round-counting stall rule) and node selection (best first without
-/// plunging), and off three of what the large tables turn off, which on these tables
-/// run at every node and find nothing: the aggregation separator (c-MIR, flow cover,
-/// knapsack cover), Farkas diving and the feasibility pump (README, "Large candidate
-/// sets").
+/// plunging) (README, "Large candidate sets").
 const DEEP_TREE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
     ("nodeselection/bfs/stdpriority", "1000000"),
     ("nodeselection/bfs/maxplungedepth", "0"),
+];
+
+/// SCIP parameters of the tables that are not large and whose variables' best scores
+/// average at least [`ScipBcSettings::arrow_fixing_score`] (learned from thousands of
+/// rows, deep-tree tables among them): off three of what the large tables turn off,
+/// which on these tables run at the root and in the tree and find nothing: the
+/// aggregation separator (c-MIR, flow cover, knapsack cover), Farkas diving and the
+/// feasibility pump. On tables learned from fewer rows they stay on: there they shorten
+/// carpo100's tree (README, "Large candidate sets").
+const DEEP_TREE_OFF_PARAMS: &[(&str, &str)] = &[
     ("separating/aggregation/freq", "-1"),
     ("heuristics/farkasdiving/freq", "-1"),
     ("heuristics/feaspump/freq", "-1"),
@@ -674,15 +712,8 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             && options.side.is_none()
             && regime == TableRegime::DeepTree
             && self.settings.deep_tree_start > 0.0;
-        let table_params: &[&[(&str, &str)]] = match regime {
-            TableRegime::Small => &[SMALL_TABLE_PARAMS],
-            TableRegime::DeepTree if self.settings.separates_a_deep_root(ilp, regime) => {
-                &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, ROOT_CUT_LOOP_PARAMS]
-            }
-            TableRegime::DeepTree => &[SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS],
-            TableRegime::Large => &[ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS],
-        };
-        scip = self.set_params(scip, options, table_params)?;
+        let table_params = self.settings.table_params(ilp, regime);
+        scip = self.set_params(scip, options, &table_params)?;
         let solved = run(scip, options.limits.verbose)?;
         let held_back = engine.borrow_mut().pending_start.take();
         let mut outcome = read_outcome(

@@ -245,6 +245,28 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     assert!(!deep_root(per_variable + 0.5, 200.0));
     assert!(!deep_root(never, 200.0));
     assert!(!deep_root(0.0, never));
+    // A table that is not large turns off the heuristics and separator that find
+    // nothing in deep trees from the score `arrow_fixing_score` on.
+    let quiet_tree = |arrow_fixing_score, deep_tree_score| {
+        let settings = ScipBcSettings {
+            arrow_fixing_score,
+            deep_tree_score,
+            ..ScipBcSettings::default()
+        };
+        settings
+            .table_params(&ilp, settings.regime(&ilp))
+            .contains(&DEEP_TREE_OFF_PARAMS)
+    };
+    assert!(quiet_tree(200.0, never));
+    assert!(!quiet_tree(200.5, never));
+    assert!(quiet_tree(never, 200.0));
+    let large = ScipBcSettings {
+        large_table_columns: 1,
+        ..ScipBcSettings::default()
+    };
+    assert!(!large
+        .table_params(&ilp, TableRegime::Large)
+        .contains(&DEEP_TREE_OFF_PARAMS));
 }
 
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
