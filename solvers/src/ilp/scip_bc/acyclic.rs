@@ -10,7 +10,7 @@
 //!   branch (`INFEASIBLE`), or cuts the node off when every variable is fixed.
 //!
 //! The handler needs no constraint objects, so it adds no variable locks: the engine
-//! turns SCIP's dual reductions off instead. It is written against SCIP's C API because
+//! turns SCIP's strong dual reductions (those that reason from locks) off instead. It is written against SCIP's C API because
 //! russcip's wrapper has neither a pseudo-solution enforcement nor a lock callback.
 
 use super::engine::{Engine, ScipCallFailed, Shared};

@@ -139,8 +139,8 @@ pub(crate) fn code(result: Result<(), ScipCallFailed>) -> ffi::SCIP_RETCODE {
     }
 }
 
-/// No constraint objects, hence no locks: the engine turns SCIP's dual reductions off
-/// instead.
+/// No constraint objects, hence no locks: the engine turns SCIP's strong dual
+/// reductions (those that reason from locks) off instead.
 unsafe extern "C" fn no_locks(
     _scip: *mut ffi::SCIP,
     _conshdlr: *mut ffi::SCIP_CONSHDLR,
