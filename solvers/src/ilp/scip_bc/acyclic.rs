@@ -10,8 +10,9 @@
 //!   branch (`INFEASIBLE`), or cuts the node off when every variable is fixed.
 //!
 //! The handler needs no constraint objects, so it adds no variable locks: the engine
-//! turns SCIP's strong dual reductions (those that reason from locks) off instead. It is written against SCIP's C API because
-//! russcip's wrapper has neither a pseudo-solution enforcement nor a lock callback.
+//! turns SCIP's strong dual reductions (those that reason from locks) off instead. It
+//! is written against SCIP's C API because russcip's wrapper has neither a
+//! pseudo-solution enforcement nor a lock callback.
 
 use super::engine::{Engine, ScipCallFailed, Shared};
 use super::handler::{self, code, Handler};

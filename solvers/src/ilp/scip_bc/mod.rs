@@ -410,14 +410,12 @@ impl ScipBcSettings {
                 vec![SMALL_TABLE_PARAMS, DEEP_TREE_OFF_PARAMS]
             }
             TableRegime::Small => vec![SMALL_TABLE_PARAMS],
-            TableRegime::DeepTree if self.separates_a_deep_root(ilp, regime) => vec![
-                SMALL_TABLE_PARAMS,
-                DEEP_TREE_PARAMS,
-                DEEP_TREE_OFF_PARAMS,
-                ROOT_CUT_LOOP_PARAMS,
-            ],
             TableRegime::DeepTree => {
-                vec![SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_TREE_OFF_PARAMS]
+                let mut lists = vec![SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_TREE_OFF_PARAMS];
+                if self.separates_a_deep_root(ilp, regime) {
+                    lists.push(ROOT_CUT_LOOP_PARAMS);
+                }
+                lists
             }
             TableRegime::Large => vec![ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS],
         }
