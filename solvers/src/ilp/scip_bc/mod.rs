@@ -399,26 +399,30 @@ impl ScipBcSettings {
     }
 
     /// The lists of SCIP parameters of an optimising solve of `ilp` in `regime`, in
-    /// the order they are set.
+    /// the order they are set after `ALWAYS_PARAMS`: `OPTIMISING_PARAMS`, then the
+    /// regime's.
     fn table_params(
         &self,
         ilp: &FamilyIlp<'_>,
         regime: TableRegime,
     ) -> Vec<&'static [(&'static str, &'static str)]> {
+        let mut lists = vec![OPTIMISING_PARAMS];
         match regime {
-            TableRegime::Small if self.has_arrow_scores(ilp) => {
-                vec![SMALL_TABLE_PARAMS, DEEP_TREE_OFF_PARAMS]
+            TableRegime::Small => {
+                lists.push(SMALL_TABLE_PARAMS);
+                if self.has_arrow_scores(ilp) {
+                    lists.push(DEEP_TREE_OFF_PARAMS);
+                }
             }
-            TableRegime::Small => vec![SMALL_TABLE_PARAMS],
             TableRegime::DeepTree => {
-                let mut lists = vec![SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_TREE_OFF_PARAMS];
+                lists.extend([SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_TREE_OFF_PARAMS]);
                 if self.separates_a_deep_root(ilp, regime) {
                     lists.push(ROOT_CUT_LOOP_PARAMS);
                 }
-                lists
             }
-            TableRegime::Large => vec![ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS],
+            TableRegime::Large => lists.extend([ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS]),
         }
+        lists
     }
 
     /// Whether a solve of `ilp`, in `regime`, separates its root as GOBNILP does
@@ -503,10 +507,9 @@ fn run(scip: Model<ProblemCreated>, verbose: bool) -> Result<Model<Solved>, Solv
 /// objective, the LP and the incumbent only) are off here because a collection wants
 /// the networks they would cut off; optimising solves turn them on
 /// (`OPTIMISING_PARAMS`). No presolving, so SCIP's presolvers, which would use locks,
-/// never run. No restarts:
-/// a good incumbent fixes many columns at the root by reduced cost, and the restart that
-/// follows runs the whole root cut loop again, which made warm starts slower than cold
-/// solves. Random rounding never yields a DAG here. Lock rounding fixes the columns one
+/// never run. No restarts: a good incumbent fixes many columns at the root by reduced
+/// cost, and the restart that follows runs the whole root cut loop again, which made
+/// warm starts slower than cold solves. Random rounding never yields a DAG here. Lock rounding fixes the columns one
 /// at a time, propagating after each, and the acyclicity propagator reads every
 /// column's bound per call, so its cost grows with the square of the candidates; it
 /// yields no DAG on small tables either. Zero-half cuts
@@ -523,7 +526,7 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
     ("separating/zerohalf/maxroundsroot", "-1"),
 ];
 
-/// SCIP parameters of every optimising solve, after `ALWAYS_PARAMS`: weak dual
+/// SCIP parameters of every optimising solve, first of its `table_params`: weak dual
 /// reductions on, so that SCIP's reduced-cost fixing closes the family columns whose
 /// reduced cost exceeds the gap between the LP bound and the incumbent, at the root
 /// for good and at every node below it: smaller node and probing LPs and fewer arrows
@@ -723,8 +726,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
             && options.side.is_none()
             && regime == TableRegime::DeepTree
             && self.settings.deep_tree_start > 0.0;
-        let mut table_params = vec![OPTIMISING_PARAMS];
-        table_params.extend(self.settings.table_params(ilp, regime));
+        let table_params = self.settings.table_params(ilp, regime);
         scip = self.set_params(scip, options, &table_params)?;
         let solved = run(scip, options.limits.verbose)?;
         let held_back = engine.borrow_mut().pending_start.take();

@@ -267,6 +267,14 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     assert!(!large
         .table_params(&ilp, TableRegime::Large)
         .contains(&DEEP_TREE_OFF_PARAMS));
+    // Every optimising solve turns reduced-cost fixing on, before its regime's lists.
+    for regime in [
+        TableRegime::Small,
+        TableRegime::DeepTree,
+        TableRegime::Large,
+    ] {
+        assert_eq!(large.table_params(&ilp, regime)[0], OPTIMISING_PARAMS);
+    }
 }
 
 /// Three nodes that must each have a parent, in a 3-cycle: no DAG.
