@@ -508,14 +508,14 @@ fn run(scip: Model<ProblemCreated>, verbose: bool) -> Result<Model<Solved>, Solv
 /// the networks they would cut off; optimising solves turn them on
 /// (`OPTIMISING_PARAMS`). No presolving, so SCIP's presolvers, which would use locks,
 /// never run. No restarts: a good incumbent fixes many columns at the root by reduced
-/// cost, and the restart that follows runs the whole root cut loop again, which made
-/// warm starts slower than cold solves. Random rounding never yields a DAG here. Lock rounding fixes the columns one
-/// at a time, propagating after each, and the acyclicity propagator reads every
-/// column's bound per call, so its cost grows with the square of the candidates; it
-/// yields no DAG on small tables either. Zero-half cuts
-/// ({0, 1/2}-Chvátal-Gomory cuts of the cluster and convexity rows) in every root round,
-/// not only SCIP's default 20: where the cluster cuts have converged they go on raising
-/// the root bound. (Figures: README, "Benchmark notes behind design choices".)
+/// cost, and the restart that follows runs the whole root cut loop again, which makes
+/// a warm start slower than a cold solve. Random rounding never yields a DAG here. Lock
+/// rounding fixes the columns one at a time, propagating after each, and the
+/// acyclicity propagator reads every column's bound per call, so its cost grows with
+/// the square of the candidates; it yields no DAG on small tables either. Zero-half
+/// cuts ({0, 1/2}-Chvátal-Gomory cuts of the cluster and convexity rows) in every root
+/// round, not only SCIP's default 20: where the cluster cuts have converged they go on
+/// raising the root bound. (Figures: README, "Benchmark notes behind design choices".)
 const ALWAYS_PARAMS: &[(&str, &str)] = &[
     ("misc/allowstrongdualreds", "false"),
     ("misc/allowweakdualreds", "false"),
