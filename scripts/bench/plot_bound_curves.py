@@ -6,8 +6,9 @@
 For every run of INSTANCE (any method, any seed) it reads the run's kept standard output
 (`RESULTS/runs/INSTANCE/METHOD/SEED/stdout.txt`): bnsl's `--json` answer gives the curve
 in `bound_history`; an outside program's output gives it from SCIP's display lines
-(`time | node | ... | dualbound | primalbound | gap`, as GOBNILP prints them at
-`display/verblevel = 4`). One SVG per instance, `DIR/INSTANCE.svg` (default: RESULTS),
+(columns found by their header: SCIP's `dualbound` and `primalbound`, GOBNILP's `Best
+Network Possible` and `Best Network Found So Far`) and SCIP's closing statistics (the
+last point). One SVG per instance, `DIR/INSTANCE.svg` (default: RESULTS),
 with the dual bounds as solid lines and the incumbents dashed. No library needed.
 """
 
@@ -38,24 +39,51 @@ def number(field):
     return value if abs(value) < 1e19 else None
 
 
+BOUND_HEADERS = ("dualbound", "best network possible")
+INCUMBENT_HEADERS = ("primalbound", "best network found so far")
+
+
 def curve_from_scip_log(text):
-    """(time, bound, incumbent) points from SCIP display lines."""
+    """(time, bound, incumbent) points from SCIP display lines, their columns found by
+    the header line (SCIP's `dualbound | primalbound`, GOBNILP's `Best Network Found So
+    Far | Best Network Possible`), and the closing statistics' point."""
     points = []
+    columns = None
     for line in text.splitlines():
-        fields = line.split("|")
-        if len(fields) < 5 or fields[0].strip() == "time":
+        fields = [f.strip() for f in line.split("|")]
+        if len(fields) < 5:
+            continue
+        if fields[0] == "time":
+            names = [f.lower() for f in fields]
+            columns = (
+                next((i for i, f in enumerate(names) if f in BOUND_HEADERS), None),
+                next((i for i, f in enumerate(names) if f in INCUMBENT_HEADERS), None),
+            )
             continue
         time = scip_seconds(fields[0][-8:])
-        if time is None:
+        if time is None or columns is None or columns[0] is None:
             continue
-        cells = [f.strip() for f in fields]
-        gap_at = len(cells) - 1
-        while gap_at > 0 and not cells[gap_at].endswith("%") and cells[gap_at] not in ("Inf", "--"):
-            gap_at -= 1
-        if gap_at < 2:
-            continue
-        points.append((time, number(cells[gap_at - 2]), number(cells[gap_at - 1])))
+        bound_at, incumbent_at = columns
+        incumbent = number(fields[incumbent_at]) if incumbent_at is not None else None
+        points.append((time, number(fields[bound_at]), incumbent))
+    final = final_point_from_scip_statistics(text)
+    if final is not None and (not points or final[0] > points[-1][0]):
+        points.append(final)
     return points
+
+
+def final_point_from_scip_statistics(text):
+    """(time, bound, incumbent) at the end of the solve, from SCIP's closing statistics
+    (`Solving Time (sec)`, `Primal Bound`, `Dual Bound`): the display lines stop at the
+    last one SCIP printed, which at the default verbosity is its last new incumbent."""
+    fields = {}
+    for name, key in (("Solving Time (sec)", "time"), ("Primal Bound", "primal"), ("Dual Bound", "dual")):
+        found = re.findall(r"^" + re.escape(name) + r"\s*:\s*(\S+)", text, re.MULTILINE)
+        if found:
+            fields[key] = number(found[-1])
+    if fields.get("time") is None or fields.get("dual") is None:
+        return None
+    return (fields["time"], fields["dual"], fields.get("primal"))
 
 
 def curve_from_bnsl_json(text):
