@@ -385,17 +385,15 @@ impl ScipBcSettings {
         }
     }
 
-    /// Whether an optimising solve of `ilp`, in `regime`, branches on arrows
+    /// Whether an optimising solve in `regime` branches on arrows
     /// ([`ScipBcSettings::arrow_fixing`]).
-    fn branches_on_arrows(&self, ilp: &FamilyIlp<'_>, regime: TableRegime) -> bool {
-        self.arrow_fixing
-            .unwrap_or_else(|| regime != TableRegime::Small || self.has_arrow_scores(ilp))
-    }
-
-    /// Whether the variables' best local scores of `ilp` average at least
-    /// [`ScipBcSettings::arrow_fixing_score`].
-    fn has_arrow_scores(&self, ilp: &FamilyIlp<'_>) -> bool {
-        mean_best_score_magnitude(ilp) >= self.arrow_fixing_score
+    fn branches_on_arrows(&self, regime: TableRegime) -> bool {
+        self.arrow_fixing.unwrap_or(!matches!(
+            regime,
+            TableRegime::Small {
+                arrow_scores: false
+            }
+        ))
     }
 
     /// The lists of SCIP parameters of an optimising solve of `ilp` in `regime`, in
@@ -408,9 +406,9 @@ impl ScipBcSettings {
     ) -> Vec<&'static [(&'static str, &'static str)]> {
         let mut lists = vec![OPTIMISING_PARAMS];
         match regime {
-            TableRegime::Small => {
+            TableRegime::Small { arrow_scores } => {
                 lists.push(SMALL_TABLE_PARAMS);
-                if self.has_arrow_scores(ilp) {
+                if arrow_scores {
                     lists.push(DEEP_TREE_OFF_PARAMS);
                 }
             }
@@ -441,11 +439,15 @@ impl ScipBcSettings {
     /// The settings regime of an optimising solve of `ilp`.
     fn regime(&self, ilp: &FamilyIlp<'_>) -> TableRegime {
         if self.is_large(ilp) {
-            TableRegime::Large
-        } else if mean_best_score_magnitude(ilp) >= self.deep_tree_score {
+            return TableRegime::Large;
+        }
+        let magnitude = mean_best_score_magnitude(ilp);
+        if magnitude >= self.deep_tree_score {
             TableRegime::DeepTree
         } else {
-            TableRegime::Small
+            TableRegime::Small {
+                arrow_scores: magnitude >= self.arrow_fixing_score,
+            }
         }
     }
 
@@ -558,7 +560,11 @@ const SMALL_TABLE_PARAMS: &[(&str, &str)] = &[
 enum TableRegime {
     /// Below [`ScipBcSettings::large_table_columns`] and
     /// [`ScipBcSettings::deep_tree_score`].
-    Small,
+    Small {
+        /// Whether the variables' best local scores average at least
+        /// [`ScipBcSettings::arrow_fixing_score`].
+        arrow_scores: bool,
+    },
     /// Below [`ScipBcSettings::large_table_columns`], scores of at least
     /// [`ScipBcSettings::deep_tree_score`] per variable.
     DeepTree,
@@ -705,7 +711,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         engine.borrow_mut().root_stall = self.root_stall(regime);
         let large = regime == TableRegime::Large;
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
-        if self.settings.branches_on_arrows(ilp, regime) {
+        if self.settings.branches_on_arrows(regime) {
             arrow_branch::include(
                 scip.scip_ptr(),
                 &engine,
@@ -1067,7 +1073,7 @@ impl ScipBranchAndCut {
     /// root has no round-counting stall rule), when the gain is set.
     fn root_stall(&self, regime: TableRegime) -> Option<RootStall> {
         let gain = self.settings.root_stall_gain;
-        (regime != TableRegime::Small && gain > 0.0).then(|| {
+        (!matches!(regime, TableRegime::Small { .. }) && gain > 0.0).then(|| {
             RootStall::new(RootStallRule {
                 gain,
                 window: self.settings.root_stall_window,

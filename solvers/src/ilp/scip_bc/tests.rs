@@ -209,9 +209,12 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     };
     let columns = ilp.num_columns();
     assert_eq!(regime(columns + 1, 200.0), TableRegime::DeepTree);
-    assert_eq!(regime(columns + 1, 200.5), TableRegime::Small);
+    let small = TableRegime::Small {
+        arrow_scores: false,
+    };
+    assert_eq!(regime(columns + 1, 200.5), small);
     assert_eq!(regime(columns, 200.0), TableRegime::Large);
-    assert_eq!(regime(columns + 1, f64::INFINITY), TableRegime::Small);
+    assert_eq!(regime(columns + 1, f64::INFINITY), small);
     // A small table branches on arrows from the score `arrow_fixing_score` on, unless
     // told otherwise; a deep-tree table always, unless told otherwise.
     let arrows = |arrow_fixing, arrow_fixing_score, deep_tree_score| {
@@ -221,7 +224,7 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
             deep_tree_score,
             ..ScipBcSettings::default()
         };
-        settings.branches_on_arrows(&ilp, settings.regime(&ilp))
+        settings.branches_on_arrows(settings.regime(&ilp))
     };
     let never = f64::INFINITY;
     assert!(arrows(None, 200.0, never));
@@ -269,7 +272,8 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
         .contains(&DEEP_TREE_OFF_PARAMS));
     // Every optimising solve turns reduced-cost fixing on, before its regime's lists.
     for regime in [
-        TableRegime::Small,
+        small,
+        TableRegime::Small { arrow_scores: true },
         TableRegime::DeepTree,
         TableRegime::Large,
     ] {
