@@ -43,6 +43,11 @@ BOUND_HEADERS = ("dualbound", "best network possible")
 INCUMBENT_HEADERS = ("primalbound", "best network found so far")
 
 
+def column_of(header, names):
+    """The index of the first header field that is one of `names` (lower case), or None."""
+    return next((i for i, field in enumerate(header) if field.lower() in names), None)
+
+
 def curve_from_scip_log(text):
     """(time, bound, incumbent) points from SCIP display lines, their columns found by
     the header line (SCIP's `dualbound | primalbound`, GOBNILP's `Best Network Found So
@@ -54,11 +59,7 @@ def curve_from_scip_log(text):
         if len(fields) < 5:
             continue
         if fields[0] == "time":
-            names = [f.lower() for f in fields]
-            columns = (
-                next((i for i, f in enumerate(names) if f in BOUND_HEADERS), None),
-                next((i for i, f in enumerate(names) if f in INCUMBENT_HEADERS), None),
-            )
+            columns = (column_of(fields, BOUND_HEADERS), column_of(fields, INCUMBENT_HEADERS))
             continue
         time = scip_seconds(fields[0][-8:])
         if time is None or columns is None or columns[0] is None:
