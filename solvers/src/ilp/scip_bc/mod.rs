@@ -187,10 +187,6 @@ pub struct ScipBcSettings {
     /// `arrow_probes` most fractional arrows, all probed. Measured in README, "Large
     /// candidate sets".
     pub arrow_reliability: u32,
-    /// Whether the rule of [`ScipBcSettings::arrow_fixing`] splits the adjacency u–v of
-    /// a fractional arrow three ways (no edge, u → v, v → u) instead of the arrow two
-    /// ways (absent, present). Measured in README, "Large candidate sets".
-    pub adjacency_branching: bool,
     /// On large and deep-tree tables, leave the root once
     /// [`ScipBcSettings::root_stall_share`] of the time limit has passed (no limit: one
     /// window) and the bound gained over the last `root_stall_window` seconds is less
@@ -246,7 +242,6 @@ impl Default for ScipBcSettings {
             arrow_fixing_score: 500.0,
             arrow_probes: 8,
             arrow_reliability: 1,
-            adjacency_branching: false,
             large_table_columns: 10_000,
             deep_tree_score: 1_000.0,
             deep_tree_start: 1.0,
@@ -340,9 +335,6 @@ impl ScipBcSettings {
                 }
                 "bnsl/arrow_probes" => {
                     settings.arrow_probes = value.parse().map_err(|_| bad("int"))?
-                }
-                "bnsl/adjacency_branching" => {
-                    settings.adjacency_branching = value.parse().map_err(|_| bad("bool"))?
                 }
                 "bnsl/root_stall_gain" => {
                     settings.root_stall_gain =
@@ -726,7 +718,6 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 ilp,
                 self.settings.arrow_probes,
                 self.settings.arrow_reliability,
-                self.settings.adjacency_branching,
             )
             .map_err(failed("including the arrow branching rule"))?;
         }

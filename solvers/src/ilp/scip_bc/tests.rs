@@ -158,7 +158,6 @@ proptest! {
         leave_root in any::<bool>(),
         probes in 0usize..4,
         reliability in 0u32..3,
-        adjacency in any::<bool>(),
         given_start in any::<bool>(),
         search_start in any::<bool>(),
     ) {
@@ -173,7 +172,6 @@ proptest! {
             arrow_branching: arrows,
             arrow_probes: probes,
             arrow_reliability: reliability,
-            adjacency_branching: adjacency,
             // Leaves the root at its first round: the tree finishes without root cuts.
             root_stall_gain: if leave_root { 1e9 } else { 0.0 },
             root_stall_window: 0.0,
@@ -397,28 +395,19 @@ fn solves_a_dense_table_with_start_and_progress() {
     assert!(outcome.cuts > 0);
 }
 
-/// Branching on arrows or their adjacencies by the family columns, probed or not, by
-/// pseudocosts or not, with or without the arrow variables, finds the optimum where the
-/// tree must branch: the root is left at its first round.
+/// Branching on arrows by the family columns, probed or not, by pseudocosts or not,
+/// with or without the arrow variables, finds the optimum where the tree must branch:
+/// the root is left at its first round.
 #[test]
 fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     let t = dense(9);
-    let cases = [
-        (1, 0, false, false),
-        (8, 0, false, false),
-        (8, 1, false, false),
-        (8, 0, true, false),
-        (1, 0, false, true),
-        (8, 0, false, true),
-        (8, 1, false, true),
-    ];
-    for (probes, reliability, arrows, adjacency) in cases {
+    for (probes, reliability, arrows) in [(1, 0, false), (8, 0, false), (8, 1, false), (8, 0, true)]
+    {
         let settings = ScipBcSettings {
             arrow_fixing: Some(true),
             arrow_probes: probes,
             arrow_reliability: reliability,
             arrow_branching: arrows,
-            adjacency_branching: adjacency,
             large_table_columns: 0,
             root_stall_gain: 1e9,
             root_stall_window: 0.0,
@@ -515,7 +504,6 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/arrow_fixing_score", "750"),
         ("bnsl/arrow_probes", "3"),
         ("bnsl/arrow_reliability", "4"),
-        ("bnsl/adjacency_branching", "true"),
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
         ("bnsl/root_stall_share", "0.25"),
@@ -537,7 +525,6 @@ fn settings_parse_engine_and_scip_parameters() {
     assert_eq!(s.arrow_fixing_score, 750.0);
     assert_eq!(s.arrow_probes, 3);
     assert_eq!(s.arrow_reliability, 4);
-    assert!(s.adjacency_branching);
     assert_eq!(
         (s.root_stall_gain, s.root_stall_window, s.root_stall_share),
         (0.02, 60.0, 0.25)
