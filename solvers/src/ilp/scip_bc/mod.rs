@@ -198,6 +198,11 @@ pub struct ScipBcSettings {
     /// The share of the time limit the root of a large table always gets before
     /// [`ScipBcSettings::root_stall_gain`] may end it.
     pub root_stall_share: f64,
+    /// The solving time, in seconds, at which the root of a large or deep-tree table ends
+    /// however much it still gains (`inf`: never); with a time limit at or below it, the
+    /// root keeps the rule of [`ScipBcSettings::root_stall_gain`] alone. Measured in
+    /// README, "Large candidate sets".
+    pub root_stall_cap: f64,
     /// Whether the separator also adds violated 4B inequalities, facets of the
     /// four-node family-variable polytope beyond the cluster constraints
     /// (`bnsl_formulations::family::four_b`), at every node; `None`: on tables that are
@@ -249,6 +254,7 @@ impl Default for ScipBcSettings {
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
             root_stall_share: 1.0 / 3.0,
+            root_stall_cap: f64::INFINITY,
             params: Vec::new(),
         }
     }
@@ -348,6 +354,10 @@ impl ScipBcSettings {
                     settings.root_stall_share = parse_non_negative(value)
                         .filter(|share| *share <= 1.0)
                         .ok_or_else(|| bad("real in [0, 1]"))?
+                }
+                "bnsl/root_stall_cap" => {
+                    settings.root_stall_cap =
+                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
                 }
                 "bnsl/four_b_cuts" => {
                     settings.four_b_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
@@ -1070,16 +1080,20 @@ impl ScipBranchAndCut {
     }
 
     /// The root-stall rule of a solve under `regime`: large and deep-tree tables (whose
-    /// root has no round-counting stall rule), when the gain is set.
+    /// root has no round-counting stall rule), when the gain is set or the cap finite.
     fn root_stall(&self, regime: TableRegime) -> Option<RootStall> {
-        let gain = self.settings.root_stall_gain;
-        (!matches!(regime, TableRegime::Small { .. }) && gain > 0.0).then(|| {
-            RootStall::new(RootStallRule {
-                gain,
-                window: self.settings.root_stall_window,
-                share: self.settings.root_stall_share,
-            })
-        })
+        let settings = &self.settings;
+        let (gain, cap) = (settings.root_stall_gain, settings.root_stall_cap);
+        (!matches!(regime, TableRegime::Small { .. }) && (gain > 0.0 || cap.is_finite())).then(
+            || {
+                RootStall::new(RootStallRule {
+                    gain,
+                    window: settings.root_stall_window,
+                    share: settings.root_stall_share,
+                    cap,
+                })
+            },
+        )
     }
 
     /// The engine's SCIP parameters (`ALWAYS_PARAMS`, then each of `table_params` in

@@ -5,9 +5,10 @@
 //! `DEEP_TREE_PARAMS`), but late in a long run
 //! the cuts still come while the bound hardly moves. [`RootStall`] watches the bound
 //! over a window of time instead of rounds: once a share of the time limit has passed
-//! and the bound gained over the last window is less than a fraction of the gap, the
-//! cluster separator and SCIP's separators stop at the root, so the cut loop ends and
-//! branching takes over; below the root the separators' frequencies are given back.
+//! and the bound gained over the last window is less than a fraction of the gap, or
+//! once the root has run for a fixed time whatever it gains, the cluster separator and
+//! SCIP's separators stop at the root, so the cut loop ends and branching takes over;
+//! below the root the separators' frequencies are given back.
 
 use super::engine::{time_limit, ScipCallFailed};
 use russcip::ffi;
@@ -17,7 +18,7 @@ use std::os::raw::c_int;
 
 /// The rule: once `share` of the time limit has passed, leave the root when the bound
 /// gained over the last `window` seconds is less than `gain` times the gap between bound
-/// and incumbent.
+/// and incumbent; leave it at `cap` seconds in any case.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct RootStallRule {
     /// Fraction of the gap.
@@ -26,6 +27,8 @@ pub(super) struct RootStallRule {
     pub window: f64,
     /// Fraction of the time limit the root always gets.
     pub share: f64,
+    /// Seconds after which the root ends whatever it gains (infinite: never).
+    pub cap: f64,
 }
 
 /// The rule's state over one solve.
@@ -100,10 +103,10 @@ impl RootStall {
         Ok(self.observe(now, bound, incumbent, limit))
     }
 
-    /// Records the root's `bound` at solving time `now` and whether the rule holds: at
-    /// least the rule's share of the time `limit` has passed (no limit: one window), and the
-    /// bound gained since a window ago is less than the rule's fraction of the gap to
-    /// `incumbent` (none: infinite, never).
+    /// Records the root's `bound` at solving time `now` and whether the rule holds: the
+    /// rule's cap has passed, or at least the rule's share of the time `limit` has passed
+    /// (no limit: one window) and the bound gained since a window ago is less than the
+    /// rule's fraction of the gap to `incumbent` (none: infinite, never).
     fn observe(&mut self, now: f64, bound: f64, incumbent: f64, limit: Option<f64>) -> bool {
         self.history.push_back((now, bound));
         while self.history.len() > 2 && self.history[1].0 <= now - self.rule.window {
@@ -112,10 +115,11 @@ impl RootStall {
         let earliest = limit.map_or(self.rule.window, |limit| limit * self.rule.share);
         let (then, old) = self.history[0];
         let gap = (bound - incumbent).abs();
-        now >= earliest
-            && then <= now - self.rule.window
-            && gap.is_finite()
-            && (old - bound).abs() < self.rule.gain * gap
+        now >= self.rule.cap
+            || now >= earliest
+                && then <= now - self.rule.window
+                && gap.is_finite()
+                && (old - bound).abs() < self.rule.gain * gap
     }
 
     /// Sets the frequency of every separator but `own` that would run to −1 (never),
@@ -152,6 +156,7 @@ mod tests {
             gain,
             window,
             share: 1.0 / 3.0,
+            cap: f64::INFINITY,
         })
     }
 
@@ -177,6 +182,7 @@ mod tests {
             gain: 0.01,
             window: 100.0,
             share: 1.0 / 6.0,
+            cap: f64::INFINITY,
         });
         assert!(!stall.observe(0.0, -1000.0, -1100.0, Some(900.0)));
         assert!(
@@ -184,6 +190,35 @@ mod tests {
             "before a sixth"
         );
         assert!(stall.observe(150.0, -1000.2, -1100.0, Some(900.0)));
+    }
+
+    #[test]
+    fn the_cap_ends_a_root_that_still_gains() {
+        let mut stall = RootStall::new(RootStallRule {
+            gain: 0.01,
+            window: 100.0,
+            share: 1.0 / 3.0,
+            cap: 300.0,
+        });
+        // Gaining 10 units per 100 s on a gap of 100, with a limit of 1,800 s: the gain
+        // rule alone would keep the root past 600 s.
+        for i in 0..6 {
+            let now = f64::from(i) * 50.0;
+            let bound = -1000.0 - 5.0 * f64::from(i);
+            assert!(
+                !stall.observe(now, bound, -1100.0, Some(1800.0)),
+                "at {now} s"
+            );
+        }
+        assert!(stall.observe(300.0, -1030.0, -1100.0, Some(1800.0)));
+        let mut no_incumbent = RootStall::new(RootStallRule {
+            gain: 0.01,
+            window: 100.0,
+            share: 1.0 / 3.0,
+            cap: 300.0,
+        });
+        assert!(!no_incumbent.observe(299.0, -1000.0, f64::NEG_INFINITY, None));
+        assert!(no_incumbent.observe(300.0, -1000.0, f64::NEG_INFINITY, None));
     }
 
     #[test]

@@ -419,6 +419,22 @@ fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     }
 }
 
+/// A root cap of zero ends the root of a large table at its first round whatever it
+/// gains (the gain rule off), and the tree finds the optimum.
+#[test]
+fn a_root_capped_at_once_leaves_the_optimum_to_the_tree() {
+    let t = dense(9);
+    let settings = ScipBcSettings {
+        large_table_columns: 0,
+        root_stall_gain: 0.0,
+        root_stall_cap: 0.0,
+        ..ScipBcSettings::default()
+    };
+    let outcome = solve(&t, settings, &IlpOptions::default());
+    assert_optimal(&t, &outcome);
+    assert!(outcome.nodes > 1, "the root closed: the cap did not end it");
+}
+
 /// On a deep-tree table with no start, the ASOBS search below the root gives SCIP a
 /// network and the optimum is kept, with time to search or with none left.
 #[test]
@@ -507,6 +523,7 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
         ("bnsl/root_stall_share", "0.25"),
+        ("bnsl/root_stall_cap", "inf"),
         ("bnsl/four_b_cuts", "true"),
         ("bnsl/sub_ip_time_limit", "0.5"),
         ("bnsl/deep_tree_score", "inf"),
@@ -529,6 +546,7 @@ fn settings_parse_engine_and_scip_parameters() {
         (s.root_stall_gain, s.root_stall_window, s.root_stall_share),
         (0.02, 60.0, 0.25)
     );
+    assert_eq!(s.root_stall_cap, f64::INFINITY);
     assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);
@@ -549,6 +567,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_window", "inf"),
         ("bnsl/root_stall_share", "1.5"),
         ("bnsl/root_stall_share", "-0.1"),
+        ("bnsl/root_stall_cap", "-1"),
+        ("bnsl/root_stall_cap", "NaN"),
         ("bnsl/sub_ip_time_limit", "0"),
         ("bnsl/sub_ip_time_limit", "-1"),
         ("bnsl/sub_ip_time_limit", "NaN"),
