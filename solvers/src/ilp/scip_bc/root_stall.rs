@@ -194,12 +194,13 @@ mod tests {
 
     #[test]
     fn the_cap_ends_a_root_that_still_gains() {
-        let mut stall = RootStall::new(RootStallRule {
+        let capped = RootStallRule {
             gain: 0.01,
             window: 100.0,
             share: 1.0 / 3.0,
             cap: 300.0,
-        });
+        };
+        let mut stall = RootStall::new(capped);
         // Gaining 10 units per 100 s on a gap of 100, with a limit of 1,800 s: the gain
         // rule alone would keep the root past 600 s.
         for i in 0..6 {
@@ -211,12 +212,7 @@ mod tests {
             );
         }
         assert!(stall.observe(300.0, -1030.0, -1100.0, Some(1800.0)));
-        let mut no_incumbent = RootStall::new(RootStallRule {
-            gain: 0.01,
-            window: 100.0,
-            share: 1.0 / 3.0,
-            cap: 300.0,
-        });
+        let mut no_incumbent = RootStall::new(capped);
         assert!(!no_incumbent.observe(299.0, -1000.0, f64::NEG_INFINITY, None));
         assert!(no_incumbent.observe(300.0, -1000.0, f64::NEG_INFINITY, None));
     }
