@@ -198,11 +198,15 @@ pub struct ScipBcSettings {
     /// The share of the time limit the root of a large table always gets before
     /// [`ScipBcSettings::root_stall_gain`] may end it.
     pub root_stall_share: f64,
-    /// The solving time, in seconds, at which the root of a large or deep-tree table ends
-    /// however much it still gains (`inf`: never); with a time limit at or below it, the
-    /// root keeps the rule of [`ScipBcSettings::root_stall_gain`] alone. Measured in
-    /// README, "Large candidate sets".
-    pub root_stall_cap: f64,
+    /// The solving time, in seconds, from which the root of a large or deep-tree table
+    /// also ends once a window gains less than [`ScipBcSettings::root_stall_late_gain`]
+    /// of the gap (`inf`: never); with a time limit at or below it, the root keeps the
+    /// rule of [`ScipBcSettings::root_stall_gain`] alone. Measured in README, "Large
+    /// candidate sets".
+    pub root_stall_late: f64,
+    /// The fraction of the gap a window of the root must gain after
+    /// [`ScipBcSettings::root_stall_late`] (`inf`: the root ends then whatever it gains).
+    pub root_stall_late_gain: f64,
     /// Whether the separator also adds violated 4B inequalities, facets of the
     /// four-node family-variable polytope beyond the cluster constraints
     /// (`bnsl_formulations::family::four_b`), at every node; `None`: on tables that are
@@ -254,7 +258,8 @@ impl Default for ScipBcSettings {
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
             root_stall_share: 1.0 / 3.0,
-            root_stall_cap: f64::INFINITY,
+            root_stall_late: f64::INFINITY,
+            root_stall_late_gain: 0.1,
             params: Vec::new(),
         }
     }
@@ -355,8 +360,12 @@ impl ScipBcSettings {
                         .filter(|share| *share <= 1.0)
                         .ok_or_else(|| bad("real in [0, 1]"))?
                 }
-                "bnsl/root_stall_cap" => {
-                    settings.root_stall_cap =
+                "bnsl/root_stall_late" => {
+                    settings.root_stall_late =
+                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
+                }
+                "bnsl/root_stall_late_gain" => {
+                    settings.root_stall_late_gain =
                         parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
                 }
                 "bnsl/four_b_cuts" => {
@@ -1080,20 +1089,20 @@ impl ScipBranchAndCut {
     }
 
     /// The root-stall rule of a solve under `regime`: large and deep-tree tables (whose
-    /// root has no round-counting stall rule), when the gain is set or the cap finite.
+    /// root has no round-counting stall rule), when either gain is set.
     fn root_stall(&self, regime: TableRegime) -> Option<RootStall> {
         let settings = &self.settings;
-        let (gain, cap) = (settings.root_stall_gain, settings.root_stall_cap);
-        (!matches!(regime, TableRegime::Small { .. }) && (gain > 0.0 || cap.is_finite())).then(
-            || {
-                RootStall::new(RootStallRule {
-                    gain,
-                    window: settings.root_stall_window,
-                    share: settings.root_stall_share,
-                    cap,
-                })
-            },
-        )
+        let late_set = settings.root_stall_late.is_finite() && settings.root_stall_late_gain > 0.0;
+        let set = settings.root_stall_gain > 0.0 || late_set;
+        (!matches!(regime, TableRegime::Small { .. }) && set).then(|| {
+            RootStall::new(RootStallRule {
+                gain: settings.root_stall_gain,
+                window: settings.root_stall_window,
+                share: settings.root_stall_share,
+                late: settings.root_stall_late,
+                late_gain: settings.root_stall_late_gain,
+            })
+        })
     }
 
     /// The engine's SCIP parameters (`ALWAYS_PARAMS`, then each of `table_params` in

@@ -5,8 +5,9 @@
 //! `DEEP_TREE_PARAMS`), but late in a long run
 //! the cuts still come while the bound hardly moves. [`RootStall`] watches the bound
 //! over a window of time instead of rounds: once a share of the time limit has passed
-//! and the bound gained over the last window is less than a fraction of the gap, or
-//! once the root has run for a fixed time whatever it gains, the cluster separator and
+//! and the bound gained over the last window is less than a small fraction of the gap,
+//! or once the root has run for a fixed time and a window gains less than a larger
+//! fraction (a root that gains less than a tree would), the cluster separator and
 //! SCIP's separators stop at the root, so the cut loop ends and branching takes over;
 //! below the root the separators' frequencies are given back.
 
@@ -18,7 +19,8 @@ use std::os::raw::c_int;
 
 /// The rule: once `share` of the time limit has passed, leave the root when the bound
 /// gained over the last `window` seconds is less than `gain` times the gap between bound
-/// and incumbent; leave it at `cap` seconds in any case.
+/// and incumbent; from `late` seconds on, leave it when that gain is less than
+/// `late_gain` times the gap (infinite: at `late` whatever it gains).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct RootStallRule {
     /// Fraction of the gap.
@@ -27,8 +29,10 @@ pub(super) struct RootStallRule {
     pub window: f64,
     /// Fraction of the time limit the root always gets.
     pub share: f64,
-    /// Seconds after which the root ends whatever it gains (infinite: never).
-    pub cap: f64,
+    /// Seconds after which `late_gain` applies (infinite: never).
+    pub late: f64,
+    /// Fraction of the gap, or infinite.
+    pub late_gain: f64,
 }
 
 /// The rule's state over one solve.
@@ -103,23 +107,28 @@ impl RootStall {
         Ok(self.observe(now, bound, incumbent, limit))
     }
 
-    /// Records the root's `bound` at solving time `now` and whether the rule holds: the
-    /// rule's cap has passed, or at least the rule's share of the time `limit` has passed
-    /// (no limit: one window) and the bound gained since a window ago is less than the
-    /// rule's fraction of the gap to `incumbent` (none: infinite, never).
+    /// Records the root's `bound` at solving time `now` and whether the rule holds: at
+    /// least the rule's share of the time `limit` has passed (no limit: one window) and
+    /// the window's gain is below the rule's `gain`, or the rule's `late` time has passed
+    /// and the window's gain is below its `late_gain` (an infinite one holds at once).
     fn observe(&mut self, now: f64, bound: f64, incumbent: f64, limit: Option<f64>) -> bool {
         self.history.push_back((now, bound));
         while self.history.len() > 2 && self.history[1].0 <= now - self.rule.window {
             self.history.pop_front();
         }
         let earliest = limit.map_or(self.rule.window, |limit| limit * self.rule.share);
+        now >= earliest && self.window_gains_less(now, bound, incumbent, self.rule.gain)
+            || now >= self.rule.late
+                && (self.rule.late_gain == f64::INFINITY
+                    || self.window_gains_less(now, bound, incumbent, self.rule.late_gain))
+    }
+
+    /// Whether a full window lies behind `now` and the bound gained over it is less than
+    /// `fraction` of the gap between `bound` and `incumbent` (none: infinite, never).
+    fn window_gains_less(&self, now: f64, bound: f64, incumbent: f64, fraction: f64) -> bool {
         let (then, old) = self.history[0];
         let gap = (bound - incumbent).abs();
-        now >= self.rule.cap
-            || now >= earliest
-                && then <= now - self.rule.window
-                && gap.is_finite()
-                && (old - bound).abs() < self.rule.gain * gap
+        then <= now - self.rule.window && gap.is_finite() && (old - bound).abs() < fraction * gap
     }
 
     /// Sets the frequency of every separator but `own` that would run to −1 (never),
@@ -156,7 +165,8 @@ mod tests {
             gain,
             window,
             share: 1.0 / 3.0,
-            cap: f64::INFINITY,
+            late: f64::INFINITY,
+            late_gain: f64::INFINITY,
         })
     }
 
@@ -182,7 +192,8 @@ mod tests {
             gain: 0.01,
             window: 100.0,
             share: 1.0 / 6.0,
-            cap: f64::INFINITY,
+            late: f64::INFINITY,
+            late_gain: f64::INFINITY,
         });
         assert!(!stall.observe(0.0, -1000.0, -1100.0, Some(900.0)));
         assert!(
@@ -193,12 +204,13 @@ mod tests {
     }
 
     #[test]
-    fn the_cap_ends_a_root_that_still_gains() {
+    fn an_infinite_late_gain_ends_a_root_that_still_gains() {
         let capped = RootStallRule {
             gain: 0.01,
             window: 100.0,
             share: 1.0 / 3.0,
-            cap: 300.0,
+            late: 300.0,
+            late_gain: f64::INFINITY,
         };
         let mut stall = RootStall::new(capped);
         // Gaining 10 units per 100 s on a gap of 100, with a limit of 1,800 s: the gain
@@ -215,6 +227,39 @@ mod tests {
         let mut no_incumbent = RootStall::new(capped);
         assert!(!no_incumbent.observe(299.0, -1000.0, f64::NEG_INFINITY, None));
         assert!(no_incumbent.observe(300.0, -1000.0, f64::NEG_INFINITY, None));
+    }
+
+    #[test]
+    fn after_the_late_time_a_window_must_gain_the_late_share_of_the_gap() {
+        let late = RootStallRule {
+            gain: 0.01,
+            window: 100.0,
+            share: 1.0 / 3.0,
+            late: 300.0,
+            late_gain: 0.1,
+        };
+        // Gap 2,000 at the start, limit 1,800 s: 200 units per 100 s keeps the root past
+        // 300 s; then a window that gains 20 units on a gap of 1,160 ends it.
+        let mut stall = RootStall::new(late);
+        for i in 0..=8 {
+            let now = f64::from(i) * 50.0;
+            let bound = -1000.0 - 100.0 * f64::from(i);
+            assert!(
+                !stall.observe(now, bound, -3000.0, Some(1800.0)),
+                "at {now} s"
+            );
+        }
+        assert!(!stall.observe(450.0, -1820.0, -3000.0, Some(1800.0)));
+        assert!(!stall.observe(499.0, -1830.0, -3000.0, Some(1800.0)));
+        assert!(stall.observe(550.0, -1840.0, -3000.0, Some(1800.0)));
+        // Before the late time, the same slow window does not end it.
+        let mut early = RootStall::new(late);
+        assert!(!early.observe(100.0, -1000.0, -1100.0, Some(1800.0)));
+        assert!(!early.observe(200.0, -1005.0, -1100.0, Some(1800.0)));
+        // Without an incumbent, a finite late gain never ends it.
+        let mut no_incumbent = RootStall::new(late);
+        assert!(!no_incumbent.observe(300.0, -1000.0, f64::NEG_INFINITY, None));
+        assert!(!no_incumbent.observe(500.0, -1000.0, f64::NEG_INFINITY, None));
     }
 
     #[test]

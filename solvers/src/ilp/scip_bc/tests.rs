@@ -419,15 +419,16 @@ fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     }
 }
 
-/// A root cap of zero ends the root of a large table at its first round whatever it
-/// gains (the gain rule off), and the tree finds the optimum.
+/// A late time of zero with an infinite late gain ends the root of a large table at its
+/// first round whatever it gains (the gain rule off), and the tree finds the optimum.
 #[test]
-fn a_root_capped_at_once_leaves_the_optimum_to_the_tree() {
+fn a_root_ended_at_once_leaves_the_optimum_to_the_tree() {
     let t = dense(9);
     let settings = ScipBcSettings {
         large_table_columns: 0,
         root_stall_gain: 0.0,
-        root_stall_cap: 0.0,
+        root_stall_late: 0.0,
+        root_stall_late_gain: f64::INFINITY,
         ..ScipBcSettings::default()
     };
     let outcome = solve(&t, settings, &IlpOptions::default());
@@ -523,7 +524,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
         ("bnsl/root_stall_share", "0.25"),
-        ("bnsl/root_stall_cap", "inf"),
+        ("bnsl/root_stall_late", "inf"),
+        ("bnsl/root_stall_late_gain", "inf"),
         ("bnsl/four_b_cuts", "true"),
         ("bnsl/sub_ip_time_limit", "0.5"),
         ("bnsl/deep_tree_score", "inf"),
@@ -546,7 +548,10 @@ fn settings_parse_engine_and_scip_parameters() {
         (s.root_stall_gain, s.root_stall_window, s.root_stall_share),
         (0.02, 60.0, 0.25)
     );
-    assert_eq!(s.root_stall_cap, f64::INFINITY);
+    assert_eq!(
+        (s.root_stall_late, s.root_stall_late_gain),
+        (f64::INFINITY, f64::INFINITY)
+    );
     assert_eq!(s.sub_ip_depth, Some(2));
     assert_eq!(s.sub_ip_branching, "inference");
     assert!(!s.removable_cuts);
@@ -567,8 +572,10 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/root_stall_window", "inf"),
         ("bnsl/root_stall_share", "1.5"),
         ("bnsl/root_stall_share", "-0.1"),
-        ("bnsl/root_stall_cap", "-1"),
-        ("bnsl/root_stall_cap", "NaN"),
+        ("bnsl/root_stall_late", "-1"),
+        ("bnsl/root_stall_late", "NaN"),
+        ("bnsl/root_stall_late_gain", "-0.1"),
+        ("bnsl/root_stall_late_gain", "NaN"),
         ("bnsl/sub_ip_time_limit", "0"),
         ("bnsl/sub_ip_time_limit", "-1"),
         ("bnsl/sub_ip_time_limit", "NaN"),
