@@ -277,6 +277,7 @@ impl ScipBcSettings {
                 kind,
                 value: value.clone(),
             };
+            let threshold = || parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"));
             match name.as_str() {
                 "bnsl/sub_ip_depth" => {
                     settings.sub_ip_depth = Some(value.parse().map_err(|_| bad("int"))?)
@@ -319,28 +320,19 @@ impl ScipBcSettings {
                 "bnsl/large_table_columns" => {
                     settings.large_table_columns = value.parse().map_err(|_| bad("int"))?
                 }
-                "bnsl/deep_tree_score" => {
-                    settings.deep_tree_score =
-                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
-                }
+                "bnsl/deep_tree_score" => settings.deep_tree_score = threshold()?,
                 "bnsl/deep_tree_start" => {
                     settings.deep_tree_start =
                         parse_non_negative(value).ok_or_else(|| bad("real ≥ 0"))?
                 }
-                "bnsl/deep_root_columns" => {
-                    settings.deep_root_columns =
-                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
-                }
+                "bnsl/deep_root_columns" => settings.deep_root_columns = threshold()?,
                 "bnsl/arrow_branching" => {
                     settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
                 }
                 "bnsl/arrow_fixing" => {
                     settings.arrow_fixing = Some(value.parse().map_err(|_| bad("bool"))?)
                 }
-                "bnsl/arrow_fixing_score" => {
-                    settings.arrow_fixing_score =
-                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
-                }
+                "bnsl/arrow_fixing_score" => settings.arrow_fixing_score = threshold()?,
                 "bnsl/arrow_reliability" => {
                     settings.arrow_reliability = value.parse().map_err(|_| bad("int"))?
                 }
@@ -360,14 +352,8 @@ impl ScipBcSettings {
                         .filter(|share| *share <= 1.0)
                         .ok_or_else(|| bad("real in [0, 1]"))?
                 }
-                "bnsl/root_stall_late" => {
-                    settings.root_stall_late =
-                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
-                }
-                "bnsl/root_stall_late_gain" => {
-                    settings.root_stall_late_gain =
-                        parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"))?
-                }
+                "bnsl/root_stall_late" => settings.root_stall_late = threshold()?,
+                "bnsl/root_stall_late_gain" => settings.root_stall_late_gain = threshold()?,
                 "bnsl/four_b_cuts" => {
                     settings.four_b_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
                 }

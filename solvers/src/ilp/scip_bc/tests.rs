@@ -433,7 +433,10 @@ fn a_root_ended_at_once_leaves_the_optimum_to_the_tree() {
     };
     let outcome = solve(&t, settings, &IlpOptions::default());
     assert_optimal(&t, &outcome);
-    assert!(outcome.nodes > 1, "the root closed: the cap did not end it");
+    assert!(
+        outcome.nodes > 1,
+        "the root closed: the late rule did not end it"
+    );
 }
 
 /// On a deep-tree table with no start, the ASOBS search below the root gives SCIP a
