@@ -278,10 +278,10 @@ impl ScipBcSettings {
                 value: value.clone(),
             };
             let threshold = || parse_threshold(value).ok_or_else(|| bad("real ≥ 0 or inf"));
+            let flag = || parsed::<bool>(value, "bool", &bad);
+            let finite = || parse_non_negative(value).ok_or_else(|| bad("finite real ≥ 0"));
             match name.as_str() {
-                "bnsl/sub_ip_depth" => {
-                    settings.sub_ip_depth = Some(value.parse().map_err(|_| bad("int"))?)
-                }
+                "bnsl/sub_ip_depth" => settings.sub_ip_depth = Some(parsed(value, "int", &bad)?),
                 "bnsl/sub_ip_branching" => settings.sub_ip_branching = value.clone(),
                 "bnsl/sub_ip_time_limit" => {
                     settings.sub_ip_time_limit = value
@@ -290,35 +290,19 @@ impl ScipBcSettings {
                         .filter(|x| *x > 0.0)
                         .ok_or_else(|| bad("real > 0"))?
                 }
-                "bnsl/start_below_root" => {
-                    settings.start_below_root = value.parse().map_err(|_| bad("bool"))?
-                }
-                "bnsl/search_budget" => {
-                    settings.search_budget = value.parse().map_err(|_| bad("int"))?
-                }
-                "bnsl/search_cuts" => {
-                    settings.search_cuts = value.parse().map_err(|_| bad("int"))?
-                }
+                "bnsl/start_below_root" => settings.start_below_root = flag()?,
+                "bnsl/search_budget" => settings.search_budget = parsed(value, "int", &bad)?,
+                "bnsl/search_cuts" => settings.search_cuts = parsed(value, "int", &bad)?,
                 "bnsl/heuristic_depth" => {
-                    settings.heuristic_depth = Some(value.parse().map_err(|_| bad("int"))?)
+                    settings.heuristic_depth = Some(parsed(value, "int", &bad)?)
                 }
-                "bnsl/removable_cuts" => {
-                    settings.removable_cuts = value.parse().map_err(|_| bad("bool"))?
-                }
-                "bnsl/set_packing" => {
-                    settings.set_packing = value.parse().map_err(|_| bad("bool"))?
-                }
-                "bnsl/set_packing_initial" => {
-                    settings.set_packing_initial = value.parse().map_err(|_| bad("bool"))?
-                }
-                "bnsl/propagation" => {
-                    settings.propagation = value.parse().map_err(|_| bad("bool"))?
-                }
-                "bnsl/scip_cuts" => {
-                    settings.scip_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
-                }
+                "bnsl/removable_cuts" => settings.removable_cuts = flag()?,
+                "bnsl/set_packing" => settings.set_packing = flag()?,
+                "bnsl/set_packing_initial" => settings.set_packing_initial = flag()?,
+                "bnsl/propagation" => settings.propagation = flag()?,
+                "bnsl/scip_cuts" => settings.scip_cuts = Some(flag()?),
                 "bnsl/large_table_columns" => {
-                    settings.large_table_columns = value.parse().map_err(|_| bad("int"))?
+                    settings.large_table_columns = parsed(value, "int", &bad)?
                 }
                 "bnsl/deep_tree_score" => settings.deep_tree_score = threshold()?,
                 "bnsl/deep_tree_start" => {
@@ -326,27 +310,15 @@ impl ScipBcSettings {
                         parse_non_negative(value).ok_or_else(|| bad("real ≥ 0"))?
                 }
                 "bnsl/deep_root_columns" => settings.deep_root_columns = threshold()?,
-                "bnsl/arrow_branching" => {
-                    settings.arrow_branching = value.parse().map_err(|_| bad("bool"))?
-                }
-                "bnsl/arrow_fixing" => {
-                    settings.arrow_fixing = Some(value.parse().map_err(|_| bad("bool"))?)
-                }
+                "bnsl/arrow_branching" => settings.arrow_branching = flag()?,
+                "bnsl/arrow_fixing" => settings.arrow_fixing = Some(flag()?),
                 "bnsl/arrow_fixing_score" => settings.arrow_fixing_score = threshold()?,
                 "bnsl/arrow_reliability" => {
-                    settings.arrow_reliability = value.parse().map_err(|_| bad("int"))?
+                    settings.arrow_reliability = parsed(value, "int", &bad)?
                 }
-                "bnsl/arrow_probes" => {
-                    settings.arrow_probes = value.parse().map_err(|_| bad("int"))?
-                }
-                "bnsl/root_stall_gain" => {
-                    settings.root_stall_gain =
-                        parse_non_negative(value).ok_or_else(|| bad("finite real ≥ 0"))?
-                }
-                "bnsl/root_stall_window" => {
-                    settings.root_stall_window =
-                        parse_non_negative(value).ok_or_else(|| bad("finite real ≥ 0"))?
-                }
+                "bnsl/arrow_probes" => settings.arrow_probes = parsed(value, "int", &bad)?,
+                "bnsl/root_stall_gain" => settings.root_stall_gain = finite()?,
+                "bnsl/root_stall_window" => settings.root_stall_window = finite()?,
                 "bnsl/root_stall_share" => {
                     settings.root_stall_share = parse_non_negative(value)
                         .filter(|share| *share <= 1.0)
@@ -354,12 +326,8 @@ impl ScipBcSettings {
                 }
                 "bnsl/root_stall_late" => settings.root_stall_late = threshold()?,
                 "bnsl/root_stall_late_gain" => settings.root_stall_late_gain = threshold()?,
-                "bnsl/four_b_cuts" => {
-                    settings.four_b_cuts = Some(value.parse().map_err(|_| bad("bool"))?)
-                }
-                "bnsl/k_cluster_max" => {
-                    settings.k_cluster_max = value.parse().map_err(|_| bad("int"))?
-                }
+                "bnsl/four_b_cuts" => settings.four_b_cuts = Some(flag()?),
+                "bnsl/k_cluster_max" => settings.k_cluster_max = parsed(value, "int", &bad)?,
                 "bnsl/region_part" => {
                     settings.region_part = value
                         .parse()
@@ -367,9 +335,7 @@ impl ScipBcSettings {
                         .filter(|&k| k <= super::small_region::MAX_REGION_PART)
                         .ok_or_else(|| bad("int from 0 to 25"))?
                 }
-                "bnsl/scip_heuristics" => {
-                    settings.scip_heuristics = Some(value.parse().map_err(|_| bad("bool"))?)
-                }
+                "bnsl/scip_heuristics" => settings.scip_heuristics = Some(flag()?),
                 other if other.starts_with("bnsl/") => {
                     return Err(ScipParamError::Unknown(other.to_string()))
                 }
@@ -474,6 +440,15 @@ fn parse_non_negative(value: &str) -> Option<f64> {
         .parse::<f64>()
         .ok()
         .filter(|x| x.is_finite() && *x >= 0.0)
+}
+
+/// `value` as a `T`, or the error `bad` makes for a value that is not a `kind`.
+fn parsed<T: std::str::FromStr>(
+    value: &str,
+    kind: &'static str,
+    bad: &dyn Fn(&'static str) -> ScipParamError,
+) -> Result<T, ScipParamError> {
+    value.parse().map_err(|_| bad(kind))
 }
 
 /// `value` as a threshold: a real ≥ 0 or infinity (never reached), if it is one.

@@ -534,9 +534,19 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/deep_tree_score", "inf"),
         ("bnsl/deep_tree_start", "0.5"),
         ("bnsl/deep_root_columns", "inf"),
+        ("bnsl/search_budget", "1234"),
+        ("bnsl/heuristic_depth", "3"),
+        ("bnsl/k_cluster_max", "2"),
+        ("bnsl/scip_heuristics", "false"),
+        ("bnsl/propagation", "false"),
         ("separating/maxrounds", "3"),
     ]))
     .unwrap();
+    assert_eq!(s.search_budget, 1234);
+    assert_eq!(s.heuristic_depth, Some(3));
+    assert_eq!(s.k_cluster_max, 2);
+    assert_eq!(s.scip_heuristics, Some(false));
+    assert!(!s.propagation);
     assert_eq!(s.deep_tree_start, 0.5);
     assert_eq!(s.deep_tree_score, f64::INFINITY);
     assert_eq!(s.deep_root_columns, f64::INFINITY);
@@ -589,6 +599,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/deep_tree_start", "NaN"),
         ("bnsl/deep_root_columns", "-1"),
         ("bnsl/deep_root_columns", "NaN"),
+        ("bnsl/propagation", "maybe"),
+        ("bnsl/k_cluster_max", "-1"),
     ] {
         assert!(
             matches!(
