@@ -135,51 +135,18 @@ impl ArrowLinks {
         count: usize,
         tolerance: f64,
     ) -> Vec<(usize, f64)> {
-        let arrow_values = self.arrow_values(values);
-        most_fractional_of(arrow_values.into_iter().enumerate(), count, tolerance)
-    }
-
-    /// The adjacencies whose value `e(u–v) = a(u→v) + a(v→u)` under the column values
-    /// `values` is fractional, as [`ArrowLinks::most_fractional`] gives the arrows:
-    /// at most `count`, as (index into [`ArrowLinks::adjacencies`], value), the most
-    /// fractional first.
-    pub fn most_fractional_adjacencies(
-        &self,
-        values: &[f64],
-        count: usize,
-        tolerance: f64,
-    ) -> Vec<(usize, f64)> {
-        let arrow_values = self.arrow_values(values);
-        let adjacency_values = self
-            .adjacencies
+        let mut fractional: Vec<(usize, f64)> = self
+            .arrows
             .iter()
-            .map(|e| e.arrows.iter().map(|&a| arrow_values[a]).sum::<f64>());
-        most_fractional_of(adjacency_values.enumerate(), count, tolerance)
+            .enumerate()
+            .map(|(a, arrow)| (a, arrow.columns.iter().map(|&c| values[c]).sum::<f64>()))
+            .filter(|&(_, value)| value >= tolerance && value <= 1.0 - tolerance)
+            .collect();
+        let distance = |value: f64| (value - 0.5).abs();
+        fractional.sort_by(|x, y| distance(x.1).total_cmp(&distance(y.1)).then(x.0.cmp(&y.0)));
+        fractional.truncate(count);
+        fractional
     }
-
-    /// The value of each arrow under the column values `values`.
-    fn arrow_values(&self, values: &[f64]) -> Vec<f64> {
-        self.arrows
-            .iter()
-            .map(|arrow| arrow.columns.iter().map(|&c| values[c]).sum())
-            .collect()
-    }
-}
-
-/// Of the (index, value) pairs, at most `count` whose value is at least `tolerance` from
-/// 0 and 1, the nearest to 0.5 first (ties: the lower index).
-fn most_fractional_of(
-    values: impl Iterator<Item = (usize, f64)>,
-    count: usize,
-    tolerance: f64,
-) -> Vec<(usize, f64)> {
-    let mut fractional: Vec<(usize, f64)> = values
-        .filter(|&(_, value)| value >= tolerance && value <= 1.0 - tolerance)
-        .collect();
-    let distance = |value: f64| (value - 0.5).abs();
-    fractional.sort_by(|x, y| distance(x.1).total_cmp(&distance(y.1)).then(x.0.cmp(&y.0)));
-    fractional.truncate(count);
-    fractional
 }
 
 #[cfg(test)]
@@ -264,25 +231,5 @@ mod tests {
         assert_eq!(links.most_fractional(&x, 1, 1e-6).len(), 1);
         let integral = [0.0, 1.0, 0.0, 1.0, 0.0, 0.0, 1.0];
         assert!(links.most_fractional(&integral, 10, 1e-6).is_empty());
-    }
-
-    #[test]
-    fn most_fractional_adjacencies_sum_both_arrows() {
-        let t = small_table();
-        let ilp = FamilyIlp::new(&t);
-        let links = ArrowLinks::of(&ilp);
-        // a: {c} 0.3, {b} 0.2, {} 0.5; b: {a} 0.5, {} 0.5; c: {a, b} 0.45, {} 0.55.
-        // e(a–b) = a(b→a) + a(a→b) = 0.2 + 0.5 = 0.7; e(a–c) = 0.3 + 0.45 = 0.75;
-        // e(b–c) = a(b→c) = 0.45.
-        let x = [0.3, 0.2, 0.5, 0.5, 0.5, 0.45, 0.55];
-        let ranked = links.most_fractional_adjacencies(&x, 10, 1e-6);
-        let order: Vec<usize> = ranked.iter().map(|&(e, _)| e).collect();
-        assert_eq!(order, vec![2, 0, 1]);
-        assert!((ranked[1].1 - 0.7).abs() < 1e-12);
-        assert!((ranked[2].1 - 0.75).abs() < 1e-12);
-        // Both arrows of a pair at one half: the adjacency is integral.
-        let split = [0.0, 0.5, 0.5, 0.5, 0.5, 0.0, 1.0];
-        let ranked = links.most_fractional_adjacencies(&split, 10, 1e-6);
-        assert!(ranked.iter().all(|&(e, _)| e != 0), "{ranked:?}");
     }
 }

@@ -15,13 +15,6 @@
 //! (`SCIPgetBranchScore`) and gives the children their LP bounds. A child whose LP is
 //! infeasible or beyond the incumbent closes its side at the node instead.
 //!
-//! With adjacencies on ([`AdjacencySplits`]), the rule also splits on an unordered pair
-//! {u, v} whose adjacency
-//! `e(u–v) = a(u→v) + a(v→u)` is fractional, as GOBNILP branches on its adjacency
-//! variables: one child closes every family of v holding u and of u holding v (no edge),
-//! the other holds the local row `e(u–v) ≥ 1` (an edge, either way). Probing adds that
-//! row to the probing LP.
-//!
 //! With a reliability above 0 the rule branches as reliability branching does (Achterberg,
 //! Koch & Martin 2005), on arrows: each probing teaches the arrow's pseudocosts (the
 //! children's LP gain per unit of the arrow's change); among more candidates, an arrow
@@ -60,17 +53,15 @@ pub(super) fn include(
     ilp: &FamilyIlp<'_>,
     probes: usize,
     reliability: u32,
-    adjacencies: AdjacencySplits,
 ) -> Result<(), ScipCallFailed> {
     let desc = CString::new("arrows by family-column bounds").expect("static text");
     let links = ArrowLinks::of(ilp);
     let rule = ArrowBranching {
         engine: engine.clone(),
-        pseudocosts: RefCell::new(Pseudocosts::new(links.len())),
+        pseudocosts: RefCell::new(Pseudocosts::new(links.arrows.len())),
         links,
         probes: probes.max(1),
         reliability,
-        adjacencies,
     };
     let data = Box::into_raw(Box::new(rule)) as *mut ffi::SCIP_BRANCHRULEDATA;
     let mut branchrule = std::ptr::null_mut();
@@ -104,44 +95,20 @@ struct ArrowBranching {
     /// Probings of both children after which an arrow is scored by its pseudocosts
     /// alone; 0: every candidate is probed.
     reliability: u32,
-    /// Whether fractional adjacencies are candidates.
-    adjacencies: AdjacencySplits,
     pseudocosts: RefCell<Pseudocosts>,
-}
-
-/// Which splits on adjacencies the arrow rule makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AdjacencySplits {
-    /// None: arrows only.
-    Off,
-    /// The most fractional adjacencies are candidates beside the arrows.
-    Also,
-    /// While some adjacency is fractional, only adjacencies are candidates.
-    First,
 }
 
 /// How many candidate arrows per probe the rule scores when it has pseudocosts
 /// ([`ArrowBranching::reliability`] above 0).
 const CANDIDATES_PER_PROBE: usize = 4;
 
-/// A candidate split: its object (an arrow's index into the links' arrows, or the
-/// arrows' count plus an adjacency's index), its LP value, and its two children: the
-/// transformed family columns the absent child closes (those still open at the node)
-/// and what the present child holds.
+/// A candidate arrow's two children, each as the transformed family columns it closes
+/// (those still open at the node), the arrow (an index into the links) and its LP value.
 struct Split {
-    object: usize,
+    arrow: usize,
     absent: Vec<*mut ffi::SCIP_VAR>,
-    present: Present,
+    present: Vec<*mut ffi::SCIP_VAR>,
     value: f64,
-}
-
-/// The present child of a split.
-enum Present {
-    /// An arrow's: these open columns closed (the child's families without the parent).
-    Closes(Vec<*mut ffi::SCIP_VAR>),
-    /// An adjacency's: at least one of these open columns (the families of either node
-    /// holding the other) at 1, a local row.
-    Covers(Vec<*mut ffi::SCIP_VAR>),
 }
 
 impl Split {
@@ -177,8 +144,8 @@ impl Pseudocosts {
         for (side, (gain, distance)) in gains.into_iter().zip(split.distances()).enumerate() {
             let Some(gain) = gain else { continue };
             let unit = gain / distance.max(TOLERANCE);
-            self.sums[split.object][side] += unit;
-            self.counts[split.object][side] += 1;
+            self.sums[split.arrow][side] += unit;
+            self.counts[split.arrow][side] += 1;
             self.total[side] += unit;
             self.total_count[side] += 1;
         }
@@ -194,9 +161,9 @@ impl Pseudocosts {
     fn estimate(&self, split: &Split) -> [f64; 2] {
         let mut gains = [0.0; 2];
         for (side, distance) in split.distances().into_iter().enumerate() {
-            let (sum, count) = match self.counts[split.object][side] {
+            let (sum, count) = match self.counts[split.arrow][side] {
                 0 => (self.total[side], self.total_count[side]),
-                count => (self.sums[split.object][side], count),
+                count => (self.sums[split.arrow][side], count),
             };
             let unit = if count == 0 {
                 1.0
@@ -344,7 +311,7 @@ impl ArrowBranching {
         for (index, split) in splits.iter().enumerate() {
             // SAFETY: see the function's contract.
             let score = unsafe { branch_score(scip, pseudocosts.estimate(split)) };
-            if pseudocosts.reliable(split.object, self.reliability) {
+            if pseudocosts.reliable(split.arrow, self.reliability) {
                 if reliable.is_none_or(|(best, _)| score > best) {
                     reliable = Some((score, index));
                 }
@@ -358,61 +325,37 @@ impl ArrowBranching {
         (probed, reliable)
     }
 
-    /// The splits of the most fractional arrows of the LP solution, and of its most
-    /// fractional adjacencies when those are candidates.
+    /// The splits of the most fractional arrows of the LP solution.
     fn splits(&self, scip: *mut ffi::SCIP) -> Result<Vec<Split>, ScipCallFailed> {
         let mut engine = self.engine.borrow_mut();
         let values = engine.values(scip, std::ptr::null_mut())?;
-        let count = self.candidates();
-        let adjacencies = match self.adjacencies {
-            AdjacencySplits::Off => Vec::new(),
-            AdjacencySplits::Also | AdjacencySplits::First => self
-                .links
-                .most_fractional_adjacencies(&values, count, TOLERANCE),
-        };
-        let arrows = if self.adjacencies == AdjacencySplits::First && !adjacencies.is_empty() {
-            Vec::new()
-        } else {
-            self.links.most_fractional(&values, count, TOLERANCE)
-        };
+        let candidates = self
+            .links
+            .most_fractional(&values, self.candidates(), TOLERANCE);
         engine.recycle(values);
         let ilp = engine.ilp.clone();
         let vars = engine.transformed(scip)?;
         // SAFETY: transformed columns of the live instance.
         let open = |c: usize| unsafe { ffi::SCIPvarGetUbLocal(vars[c]) } > 0.5;
-        // The open columns of arrow `a`'s child whose parent set holds (`with`) or lacks
-        // its parent.
-        let columns = |a: usize, with: bool| -> Vec<*mut ffi::SCIP_VAR> {
-            let arrow = &self.links.arrows[a];
-            let holds = |c: &usize| arrow.columns.binary_search(c).is_ok();
-            ilp.columns_of(arrow.child)
-                .filter(|c| holds(c) == with && open(*c))
-                .map(|c| vars[c])
-                .collect()
-        };
-        let mut splits: Vec<Split> = arrows
+        Ok(candidates
             .into_iter()
-            .map(|(a, value)| Split {
-                object: a,
-                absent: columns(a, true),
-                present: Present::Closes(columns(a, false)),
-                value,
+            .map(|(a, value)| {
+                let arrow = &self.links.arrows[a];
+                let holds = |c: &usize| arrow.columns.binary_search(c).is_ok();
+                let close = |with: bool| {
+                    ilp.columns_of(arrow.child)
+                        .filter(|c| holds(c) == with && open(*c))
+                        .map(|c| vars[c])
+                        .collect()
+                };
+                Split {
+                    arrow: a,
+                    absent: close(true),
+                    present: close(false),
+                    value,
+                }
             })
-            .collect();
-        splits.extend(adjacencies.into_iter().map(|(e, value)| {
-            let either: Vec<_> = self.links.adjacencies[e]
-                .arrows
-                .iter()
-                .flat_map(|&a| columns(a, true))
-                .collect();
-            Split {
-                object: self.links.arrows.len() + e,
-                absent: either.clone(),
-                present: Present::Covers(either),
-                value,
-            }
-        }));
-        Ok(splits)
+            .collect())
     }
 }
 
@@ -448,24 +391,13 @@ unsafe fn probe(
     for &index in indices {
         let split = &splits[index];
         // SAFETY: in probing, at depth 0.
-        let absent = unsafe { child_lp(scip, &split.absent, None, limit)? };
+        let absent = unsafe { child_lp(scip, &split.absent, limit)? };
         // SAFETY: as above.
-        let present = unsafe {
-            match &split.present {
-                Present::Closes(columns) => child_lp(scip, columns, None, limit)?,
-                Present::Covers(columns) => child_lp(scip, &[], Some(columns), limit)?,
-            }
-        };
-        let decided = match (absent, &split.present, present) {
-            (ChildLp::Closed, _, ChildLp::Closed) => Some(Decision::Cutoff),
-            (ChildLp::Closed, Present::Closes(columns), _) => {
-                Some(Decision::Reduce(columns.clone()))
-            }
-            (ChildLp::Closed, Present::Covers(_), _) => {
-                // The edge is forced: its child alone, with its row.
-                Some(Decision::Branch(index, [absent, present]))
-            }
-            (_, _, ChildLp::Closed) => Some(Decision::Reduce(split.absent.clone())),
+        let present = unsafe { child_lp(scip, &split.present, limit)? };
+        let decided = match (absent, present) {
+            (ChildLp::Closed, ChildLp::Closed) => Some(Decision::Cutoff),
+            (ChildLp::Closed, _) => Some(Decision::Reduce(split.present.clone())),
+            (_, ChildLp::Closed) => Some(Decision::Reduce(split.absent.clone())),
             _ => None,
         };
         if let Some(decision) = decided {
@@ -484,31 +416,21 @@ unsafe fn probe(
     Ok(best)
 }
 
-/// The LP of the child that closes `columns` and, with `cover`, holds the row "at
-/// least one of `cover` at 1" (none of them open: the child is closed), solved in a new
-/// probing node below the probing root, which it returns to.
+/// The LP of the child that closes `columns`, solved in a new probing node below the
+/// probing root, which it returns to.
 ///
 /// # Safety
 /// `scip` must be live and in probing at depth 0.
 unsafe fn child_lp(
     scip: *mut ffi::SCIP,
     columns: &[*mut ffi::SCIP_VAR],
-    cover: Option<&[*mut ffi::SCIP_VAR]>,
     limit: c_int,
 ) -> Result<ChildLp, ScipCallFailed> {
-    if cover.is_some_and(<[_]>::is_empty) {
-        return Ok(ChildLp::Closed);
-    }
-    // SAFETY: see the function's contract; `columns` and `cover` are transformed columns.
+    // SAFETY: see the function's contract; `columns` are transformed columns.
     unsafe {
         check(ffi::SCIPnewProbingNode(scip))?;
         for &var in columns {
             check(ffi::SCIPchgVarUbProbing(scip, var, 0.0))?;
-        }
-        if let Some(cover) = cover {
-            let mut row = covering_row(scip, cover)?;
-            check(ffi::SCIPaddRowProbing(scip, row))?;
-            check(ffi::SCIPreleaseRow(scip, &mut row))?;
         }
         let (mut error, mut cutoff): (c_uint, c_uint) = (0, 0);
         check(ffi::SCIPsolveProbingLP(
@@ -555,8 +477,7 @@ unsafe fn iteration_limit(scip: *mut ffi::SCIP) -> c_int {
 }
 
 /// The two children of `split`: absent (priority 1 − a), then present (priority a),
-/// each with its LP bound from probing when there is one; a child whose probing closed
-/// it is not made.
+/// each with its LP bound from probing when there is one.
 ///
 /// # Safety
 /// `scip` must be live, in the branching callback.
@@ -565,117 +486,25 @@ unsafe fn create_children(
     split: &Split,
     lps: [ChildLp; 2],
 ) -> Result<(), ScipCallFailed> {
-    let (closed, cover) = match &split.present {
-        Present::Closes(columns) => (columns.as_slice(), None),
-        Present::Covers(columns) => (&[][..], Some(columns.as_slice())),
-    };
     let sides = [
-        (split.absent.as_slice(), None, 1.0 - split.value, lps[0]),
-        (closed, cover, split.value, lps[1]),
+        (&split.absent, 1.0 - split.value, lps[0]),
+        (&split.present, split.value, lps[1]),
     ];
-    for (columns, cover, priority, lp) in sides {
-        if matches!(lp, ChildLp::Closed) {
-            continue;
-        }
-        // SAFETY: see the function's contract; `columns` and `cover` are transformed
-        // columns.
+    for (columns, priority, lp) in sides {
+        // SAFETY: see the function's contract; `columns` are transformed columns.
         unsafe {
             let estimate = lp
                 .bound()
                 .unwrap_or_else(|| ffi::SCIPgetLocalTransEstimate(scip));
             let mut child = std::ptr::null_mut();
             check(ffi::SCIPcreateChild(scip, &mut child, priority, estimate))?;
-            for &var in columns {
+            for &var in columns.iter() {
                 check(ffi::SCIPchgVarUbNode(scip, child, var, 0.0))?;
-            }
-            if let Some(cover) = cover {
-                add_covering_constraint(scip, child, cover)?;
             }
             if let Some(bound) = lp.bound() {
                 check(ffi::SCIPupdateNodeLowerbound(scip, child, bound))?;
             }
         }
-    }
-    Ok(())
-}
-
-/// The name of an adjacency's row and local constraint.
-const EDGE: &CStr = c"edge";
-
-/// A local row "at least one of `cover` at 1", captured by the caller.
-///
-/// # Safety
-/// `scip` must be live, in the solving stage; `cover` transformed columns.
-unsafe fn covering_row(
-    scip: *mut ffi::SCIP,
-    cover: &[*mut ffi::SCIP_VAR],
-) -> Result<*mut ffi::SCIP_ROW, ScipCallFailed> {
-    let mut row = std::ptr::null_mut();
-    let count = c_int::try_from(cover.len()).expect("a node's columns fit a C int");
-    // SAFETY: see the function's contract; SCIP copies the variable array.
-    unsafe {
-        let infinity = ffi::SCIPinfinity(scip);
-        check(ffi::SCIPcreateEmptyRowUnspec(
-            scip,
-            &mut row,
-            EDGE.as_ptr(),
-            1.0,
-            infinity,
-            1,
-            0,
-            1,
-        ))?;
-        check(ffi::SCIPaddVarsToRowSameCoef(
-            scip,
-            row,
-            count,
-            cover.as_ptr().cast_mut(),
-            1.0,
-        ))?;
-    }
-    Ok(row)
-}
-
-/// Adds to `child` the local set-covering constraint "at least one of `cover` at 1".
-///
-/// # Safety
-/// `scip` must be live, in the branching callback; `child` a child made there; `cover`
-/// transformed columns.
-unsafe fn add_covering_constraint(
-    scip: *mut ffi::SCIP,
-    child: *mut ffi::SCIP_NODE,
-    cover: &[*mut ffi::SCIP_VAR],
-) -> Result<(), ScipCallFailed> {
-    let mut cons = std::ptr::null_mut();
-    let count = c_int::try_from(cover.len()).expect("a node's columns fit a C int");
-    // SAFETY: see the function's contract; SCIP copies the variable array. Flags: initial,
-    // separated, enforced, not checked (a DAG outside the child is still a DAG),
-    // propagated, local, not modifiable, not dynamic, not removable, sticking at the node.
-    unsafe {
-        check(ffi::SCIPcreateConsSetcover(
-            scip,
-            &mut cons,
-            EDGE.as_ptr(),
-            count,
-            cover.as_ptr().cast_mut(),
-            1,
-            1,
-            1,
-            0,
-            1,
-            1,
-            0,
-            0,
-            0,
-            1,
-        ))?;
-        check(ffi::SCIPaddConsNode(
-            scip,
-            child,
-            cons,
-            std::ptr::null_mut(),
-        ))?;
-        check(ffi::SCIPreleaseCons(scip, &mut cons))?;
     }
     Ok(())
 }
@@ -716,11 +545,11 @@ unsafe extern "C" fn free(
 mod tests {
     use super::*;
 
-    fn split(object: usize, value: f64) -> Split {
+    fn split(arrow: usize, value: f64) -> Split {
         Split {
-            object,
+            arrow,
             absent: Vec::new(),
-            present: Present::Closes(Vec::new()),
+            present: Vec::new(),
             value,
         }
     }

@@ -40,7 +40,6 @@ use super::collect::{
 use super::{gap_closed, proven_bound, FamilyIlpSolver, IlpOptions, IlpOutcome, IlpProgress};
 use crate::enumerate::{Enumeration, EnumerationEnd};
 use crate::milp::{finite, Limits, SolverError, Status};
-pub use arrow_branch::AdjacencySplits;
 use bnsl_formulations::family::arrows::ArrowLinks;
 use bnsl_formulations::family::cluster::ClusterCut;
 use bnsl_formulations::family::covered_arcs::decreasing_covered_arc_pairs;
@@ -188,12 +187,6 @@ pub struct ScipBcSettings {
     /// `arrow_probes` most fractional arrows, all probed. Measured in README, "Large
     /// candidate sets".
     pub arrow_reliability: u32,
-    /// Whether the arrow rule of [`ScipBcSettings::arrow_fixing`] also splits on
-    /// fractional adjacencies `e(u–v) = a(u→v) + a(v→u)`, as GOBNILP branches on its
-    /// adjacency variables: no edge (the families of either node holding the other
-    /// closed) or an edge (a local row `e(u–v) ≥ 1`). Measured in README, "Large
-    /// candidate sets".
-    pub arrow_adjacencies: AdjacencySplits,
     /// On large and deep-tree tables, leave the root once
     /// [`ScipBcSettings::root_stall_share`] of the time limit has passed (no limit: one
     /// window) and the bound gained over the last `root_stall_window` seconds is less
@@ -258,7 +251,6 @@ impl Default for ScipBcSettings {
             arrow_fixing_score: 500.0,
             arrow_probes: 8,
             arrow_reliability: 1,
-            arrow_adjacencies: AdjacencySplits::Off,
             large_table_columns: 10_000,
             deep_tree_score: 1_000.0,
             deep_tree_start: 1.0,
@@ -325,14 +317,6 @@ impl ScipBcSettings {
                     settings.arrow_reliability = parsed(value, "int", &bad)?
                 }
                 "bnsl/arrow_probes" => settings.arrow_probes = parsed(value, "int", &bad)?,
-                "bnsl/arrow_adjacencies" => {
-                    settings.arrow_adjacencies = match value.as_str() {
-                        "off" => AdjacencySplits::Off,
-                        "also" => AdjacencySplits::Also,
-                        "first" => AdjacencySplits::First,
-                        _ => return Err(bad("off, also or first")),
-                    }
-                }
                 "bnsl/root_stall_gain" => settings.root_stall_gain = finite()?,
                 "bnsl/root_stall_window" => settings.root_stall_window = finite()?,
                 "bnsl/root_stall_share" => {
@@ -714,7 +698,6 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 ilp,
                 self.settings.arrow_probes,
                 self.settings.arrow_reliability,
-                self.settings.arrow_adjacencies,
             )
             .map_err(failed("including the arrow branching rule"))?;
         }

@@ -158,17 +158,11 @@ proptest! {
         leave_root in any::<bool>(),
         probes in 0usize..4,
         reliability in 0u32..3,
-        adjacencies in prop_oneof![
-            Just(AdjacencySplits::Off),
-            Just(AdjacencySplits::Also),
-            Just(AdjacencySplits::First),
-        ],
         given_start in any::<bool>(),
         search_start in any::<bool>(),
     ) {
         // Large tables branch on arrows by the family columns (probing `probes` of them,
-        // or scoring by pseudocosts those probed `reliability` times), and on
-        // adjacencies too with `adjacencies`.
+        // or scoring by pseudocosts those probed `reliability` times).
         let settings = ScipBcSettings {
             large_table_columns: if large { 0 } else { usize::MAX },
             deep_tree_score: if deep { 0.0 } else { f64::INFINITY },
@@ -178,7 +172,6 @@ proptest! {
             arrow_branching: arrows,
             arrow_probes: probes,
             arrow_reliability: reliability,
-            arrow_adjacencies: adjacencies,
             // Leaves the root at its first round: the tree finishes without root cuts.
             root_stall_gain: if leave_root { 1e9 } else { 0.0 },
             root_stall_window: 0.0,
@@ -403,26 +396,18 @@ fn solves_a_dense_table_with_start_and_progress() {
 }
 
 /// Branching on arrows by the family columns, probed or not, by pseudocosts or not,
-/// with or without the arrow variables, and on adjacencies too, finds the optimum where
-/// the tree must branch: the root is left at its first round.
+/// with or without the arrow variables, finds the optimum where the tree must branch:
+/// the root is left at its first round.
 #[test]
 fn arrow_branching_by_family_columns_finds_the_optimum_in_a_tree() {
     let t = dense(9);
-    for (probes, reliability, arrows, adjacencies) in [
-        (1, 0, false, AdjacencySplits::Off),
-        (8, 0, false, AdjacencySplits::Off),
-        (8, 1, false, AdjacencySplits::Off),
-        (8, 0, true, AdjacencySplits::Off),
-        (1, 0, false, AdjacencySplits::First),
-        (8, 0, false, AdjacencySplits::First),
-        (8, 1, false, AdjacencySplits::Also),
-    ] {
+    for (probes, reliability, arrows) in [(1, 0, false), (8, 0, false), (8, 1, false), (8, 0, true)]
+    {
         let settings = ScipBcSettings {
             arrow_fixing: Some(true),
             arrow_probes: probes,
             arrow_reliability: reliability,
             arrow_branching: arrows,
-            arrow_adjacencies: adjacencies,
             large_table_columns: 0,
             root_stall_gain: 1e9,
             root_stall_window: 0.0,
@@ -539,7 +524,6 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/arrow_fixing_score", "750"),
         ("bnsl/arrow_probes", "3"),
         ("bnsl/arrow_reliability", "4"),
-        ("bnsl/arrow_adjacencies", "first"),
         ("bnsl/root_stall_gain", "0.02"),
         ("bnsl/root_stall_window", "60"),
         ("bnsl/root_stall_share", "0.25"),
@@ -573,7 +557,6 @@ fn settings_parse_engine_and_scip_parameters() {
     assert_eq!(s.arrow_fixing_score, 750.0);
     assert_eq!(s.arrow_probes, 3);
     assert_eq!(s.arrow_reliability, 4);
-    assert_eq!(s.arrow_adjacencies, AdjacencySplits::First);
     assert_eq!(
         (s.root_stall_gain, s.root_stall_window, s.root_stall_share),
         (0.02, 60.0, 0.25)
@@ -617,7 +600,6 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/deep_root_columns", "-1"),
         ("bnsl/deep_root_columns", "NaN"),
         ("bnsl/propagation", "maybe"),
-        ("bnsl/arrow_adjacencies", "true"),
         ("bnsl/k_cluster_max", "-1"),
     ] {
         assert!(
