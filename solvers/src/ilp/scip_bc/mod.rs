@@ -33,6 +33,7 @@ mod propagator;
 mod root_stall;
 mod separator;
 mod sub_scip;
+mod tree_pricing;
 
 use super::collect::{
     covered_arc_tolerance, search_limit, CollectProgress, CollectSettings, Found,
@@ -55,6 +56,7 @@ use russcip::{ffi, ProblemCreated, Solved, Variable};
 use std::cell::RefCell;
 use std::rc::Rc;
 use std::time::Instant;
+use tree_pricing::{TreePricing, PRICING_RULES};
 
 pub(crate) use params::set as set_param;
 pub use params::ScipParamError;
@@ -222,6 +224,13 @@ pub struct ScipBcSettings {
     /// into strongly connected parts of at most this many nodes (`ilp::small_region`); 0:
     /// never. Measured in README, "Benchmark notes behind design choices".
     pub region_part: usize,
+    /// SCIP's LP pricing rule (`lp/pricing`: `l`, `a`, `f`, `p`, `s`, `q` or `d`) from
+    /// the first node below the root of an optimising solve on; the root keeps
+    /// SCIP's (or the user's `lp/pricing`). Default `s`, steepest edge: below the root
+    /// the LPs re-solve from a nearby basis, where it takes far fewer dual simplex
+    /// iterations than SoPlex's automatic rule (`tree_pricing`; README, "Large
+    /// candidate sets").
+    pub tree_pricing: char,
     /// SCIP parameters set verbatim after the engine's own (`name`, `value`), e.g.
     /// `("separating/maxrounds", "5")`.
     pub params: Vec<(String, String)>,
@@ -260,6 +269,7 @@ impl Default for ScipBcSettings {
             root_stall_share: 1.0 / 3.0,
             root_stall_late: f64::INFINITY,
             root_stall_late_gain: 0.1,
+            tree_pricing: 's',
             params: Vec::new(),
         }
     }
@@ -336,6 +346,13 @@ impl ScipBcSettings {
                         .ok_or_else(|| bad("int from 0 to 25"))?
                 }
                 "bnsl/scip_heuristics" => settings.scip_heuristics = Some(flag()?),
+                "bnsl/tree_pricing" => {
+                    settings.tree_pricing = value
+                        .parse::<char>()
+                        .ok()
+                        .filter(|rule| PRICING_RULES.contains(*rule))
+                        .ok_or_else(|| bad("one of l, a, f, p, s, q, d"))?
+                }
                 other if other.starts_with("bnsl/") => {
                     return Err(ScipParamError::Unknown(other.to_string()))
                 }
@@ -691,6 +708,11 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         engine.borrow_mut().root_stall = self.root_stall(regime);
         let large = regime == TableRegime::Large;
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
+        scip.include_eventhdlr(
+            "tree_pricing",
+            "sets the LP pricing rule at the first node below the root",
+            Box::new(TreePricing::new(self.settings.tree_pricing)),
+        );
         if self.settings.branches_on_arrows(regime) {
             arrow_branch::include(
                 scip.scip_ptr(),

@@ -160,6 +160,7 @@ proptest! {
         reliability in 0u32..3,
         given_start in any::<bool>(),
         search_start in any::<bool>(),
+        tree_pricing in prop::sample::select(PRICING_RULES.chars().collect::<Vec<_>>()),
     ) {
         // Large tables branch on arrows by the family columns (probing `probes` of them,
         // or scoring by pseudocosts those probed `reliability` times).
@@ -177,6 +178,7 @@ proptest! {
             root_stall_window: 0.0,
             // Without a given start, a deep-tree solve searches for one below the root.
             deep_tree_start: if search_start { 0.05 } else { 0.0 },
+            tree_pricing,
             ..ScipBcSettings::default()
         };
         let start = given_start.then(|| order_dag(&t, shift));
@@ -538,6 +540,7 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/heuristic_depth", "3"),
         ("bnsl/k_cluster_max", "2"),
         ("bnsl/scip_heuristics", "false"),
+        ("bnsl/tree_pricing", "d"),
         ("bnsl/propagation", "false"),
         ("separating/maxrounds", "3"),
     ]))
@@ -546,6 +549,7 @@ fn settings_parse_engine_and_scip_parameters() {
     assert_eq!(s.heuristic_depth, Some(3));
     assert_eq!(s.k_cluster_max, 2);
     assert_eq!(s.scip_heuristics, Some(false));
+    assert_eq!(s.tree_pricing, 'd');
     assert!(!s.propagation);
     assert_eq!(s.deep_tree_start, 0.5);
     assert_eq!(s.deep_tree_score, f64::INFINITY);
@@ -601,6 +605,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/deep_root_columns", "NaN"),
         ("bnsl/propagation", "maybe"),
         ("bnsl/k_cluster_max", "-1"),
+        ("bnsl/tree_pricing", "x"),
+        ("bnsl/tree_pricing", "ss"),
     ] {
         assert!(
             matches!(
