@@ -4,9 +4,9 @@
 //! automatic rule). At the root that is the faster choice: the first LPs start from
 //! scratch, where steepest-edge pricing must first compute its weights. Below the root
 //! every node LP and every probing LP of the arrow branching rule re-solves from a
-//! nearby basis, and there the dual simplex with steepest-edge pricing takes a third to
-//! a half of the iterations. [`TreePricing`] sets `lp/pricing` when the first node
-//! below the root is focused (README, "Large candidate sets").
+//! nearby basis, and there the dual simplex with steepest-edge pricing takes far fewer
+//! iterations. [`TreePricing`] sets `lp/pricing` when the first node below the root is
+//! focused (figures: README, "Large candidate sets").
 
 use russcip::prelude::*;
 use russcip::{ffi, Event, EventMask, Eventhdlr, SCIPEventhdlr, Solving};
@@ -57,12 +57,11 @@ impl Eventhdlr for TreePricing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use russcip::ffi;
 
     /// SCIP's `lp/pricing` after solving "max Σ x subject to 2·Σ x ≤ rhs" over `n`
     /// binaries with presolving, cuts and heuristics off, the handler set to `s`: an odd
     /// `rhs` leaves a fractional root LP and a tree, an even one an integral root.
-    fn pricing_after_solve(n: usize, rhs: f64) -> (u8, i64) {
+    fn pricing_after_solve(n: usize, rhs: f64) -> (u8, usize) {
         let mut scip = Model::new()
             .hide_output()
             .include_default_plugins()
@@ -83,7 +82,7 @@ mod tests {
         let code =
             unsafe { ffi::SCIPgetCharParam(solved.scip_ptr(), c"lp/pricing".as_ptr(), &mut rule) };
         assert_eq!(code, ffi::SCIP_Retcode_SCIP_OKAY);
-        (rule as u8, solved.n_nodes() as i64)
+        (rule as u8, solved.n_nodes())
     }
 
     #[test]
