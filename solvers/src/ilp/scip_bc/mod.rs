@@ -145,9 +145,15 @@ pub struct ScipBcSettings {
     /// the first node below the root of a deep-tree table when no start DAG is given
     /// (an optimising solve without side constraints); its network goes to SCIP as the
     /// start heuristic's. The root closes the easy ones without it; in the tree an
-    /// early near-optimal incumbent prunes. `0`: none. Measured in README, "Large
-    /// candidate sets".
+    /// early near-optimal incumbent prunes. It searches longer when the root took long:
+    /// for [`ScipBcSettings::deep_tree_start_share`] of the root's time when that is
+    /// more. `0`: none. Measured in README, "Large candidate sets".
     pub deep_tree_start: f64,
+    /// The share of the root's time the search of [`ScipBcSettings::deep_tree_start`]
+    /// may take (at least `deep_tree_start` seconds): the primal side gets a fixed
+    /// share of the effort the dual side has spent, as SCIP's heuristics get a share of
+    /// the LP iterations.
+    pub deep_tree_start_share: f64,
     /// A deep-tree table ([`ScipBcSettings::deep_tree_score`]) with at least this many
     /// family columns per variable (`inf`: none) separates its root as GOBNILP does
     /// (`ROOT_CUT_LOOP_PARAMS`: close cuts, Gomory cuts in every round, fewer and deeper
@@ -263,6 +269,7 @@ impl Default for ScipBcSettings {
             large_table_columns: 10_000,
             deep_tree_score: 1_000.0,
             deep_tree_start: 1.0,
+            deep_tree_start_share: 0.25,
             deep_root_columns: 100.0,
             root_stall_gain: 0.01,
             root_stall_window: 120.0,
@@ -319,6 +326,7 @@ impl ScipBcSettings {
                     settings.deep_tree_start =
                         parse_non_negative(value).ok_or_else(|| bad("real ≥ 0"))?
                 }
+                "bnsl/deep_tree_start_share" => settings.deep_tree_start_share = finite()?,
                 "bnsl/deep_root_columns" => settings.deep_root_columns = threshold()?,
                 "bnsl/arrow_branching" => settings.arrow_branching = flag()?,
                 "bnsl/arrow_fixing" => settings.arrow_fixing = Some(flag()?),

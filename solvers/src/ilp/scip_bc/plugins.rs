@@ -2,7 +2,7 @@
 //! `separator`), the sink and start heuristics and the progress event handler.
 
 use super::engine::{check, time_limit, Engine, ScipCallFailed, Shared};
-use super::{separator, sub_scip};
+use super::{separator, sub_scip, ScipBcSettings};
 use crate::heuristics::{asobs_search, AsobsOptions};
 use crate::ilp::separation::{ExactSeparator, Pipeline};
 use crate::ilp::sink::round_to_dag;
@@ -285,14 +285,13 @@ impl StartHeuristic {
 }
 
 /// The network of an ASOBS search (Scanagatta et al. 2015; insertion local search, seed
-/// 1, one thread) of at most
-/// [`deep_tree_start`](super::ScipBcSettings::deep_tree_start) seconds, fewer when
-/// SCIP's time limit leaves fewer; `None` when no time is left or no order admits a
-/// network. SCIP's clock runs on while it searches, so its time counts against the limit.
+/// 1, one thread) of [`search_seconds`], fewer when SCIP's time limit leaves fewer;
+/// `None` when no time is left or no order admits a network. SCIP's clock runs on while
+/// it searches, so its time counts against the limit.
 fn searched_start(engine: &Engine, scip: *mut ffi::SCIP) -> Result<Option<Dag>, ScipCallFailed> {
-    let seconds = engine.settings.deep_tree_start;
     // SAFETY: a query on the live instance.
     let now = unsafe { ffi::SCIPgetSolvingTime(scip) };
+    let seconds = search_seconds(&engine.settings, now);
     let left = time_limit(scip)?.map_or(seconds, |limit| (limit - now).min(seconds));
     if left <= 0.0 {
         return Ok(None);
@@ -308,6 +307,15 @@ fn searched_start(engine: &Engine, scip: *mut ffi::SCIP) -> Result<Option<Dag>, 
     let table = engine.ilp.table();
     let found = pool.install(|| asobs_search(table, &options));
     Ok(found.ok().map(|best| best.dag))
+}
+
+/// The seconds of the searched start when the root took `root_seconds`:
+/// [`deep_tree_start`](super::ScipBcSettings::deep_tree_start), or
+/// [`deep_tree_start_share`](super::ScipBcSettings::deep_tree_start_share) of the root's
+/// time when that is more.
+fn search_seconds(settings: &ScipBcSettings, root_seconds: f64) -> f64 {
+    let floor = settings.deep_tree_start;
+    floor.max(settings.deep_tree_start_share * root_seconds)
 }
 
 /// A new SCIP solution choosing the families of `dag`, when `dag` is made of candidates
@@ -372,5 +380,28 @@ impl Eventhdlr for ProgressEvents {
         if let Ok(mut engine) = self.0.try_borrow_mut() {
             engine.report(model.scip_ptr());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ilp::scip_bc::ScipBcSettings;
+
+    #[test]
+    fn the_searched_start_takes_its_share_of_a_long_root() {
+        let settings = ScipBcSettings {
+            deep_tree_start: 1.0,
+            deep_tree_start_share: 0.25,
+            ..Default::default()
+        };
+        assert_eq!(search_seconds(&settings, 0.5), 1.0);
+        assert_eq!(search_seconds(&settings, 4.0), 1.0);
+        assert_eq!(search_seconds(&settings, 10.0), 2.5);
+        let no_share = ScipBcSettings {
+            deep_tree_start_share: 0.0,
+            ..settings
+        };
+        assert_eq!(search_seconds(&no_share, 100.0), 1.0);
     }
 }

@@ -535,6 +535,7 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/sub_ip_time_limit", "0.5"),
         ("bnsl/deep_tree_score", "inf"),
         ("bnsl/deep_tree_start", "0.5"),
+        ("bnsl/deep_tree_start_share", "0.5"),
         ("bnsl/deep_root_columns", "inf"),
         ("bnsl/search_budget", "1234"),
         ("bnsl/heuristic_depth", "3"),
@@ -552,6 +553,7 @@ fn settings_parse_engine_and_scip_parameters() {
     assert_eq!(s.tree_pricing, 'd');
     assert!(!s.propagation);
     assert_eq!(s.deep_tree_start, 0.5);
+    assert_eq!(s.deep_tree_start_share, 0.5);
     assert_eq!(s.deep_tree_score, f64::INFINITY);
     assert_eq!(s.deep_root_columns, f64::INFINITY);
     assert_eq!(s.sub_ip_time_limit, 0.5);
@@ -601,6 +603,8 @@ fn settings_parse_engine_and_scip_parameters() {
         ("bnsl/deep_tree_start", "-1"),
         ("bnsl/deep_tree_start", "inf"),
         ("bnsl/deep_tree_start", "NaN"),
+        ("bnsl/deep_tree_start_share", "-1"),
+        ("bnsl/deep_tree_start_share", "inf"),
         ("bnsl/deep_root_columns", "-1"),
         ("bnsl/deep_root_columns", "NaN"),
         ("bnsl/propagation", "maybe"),
