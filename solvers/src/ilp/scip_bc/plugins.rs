@@ -285,7 +285,7 @@ impl StartHeuristic {
 }
 
 /// The network of an ASOBS search (Scanagatta et al. 2015; insertion local search, seed
-/// 1, one thread) of [`search_seconds`], fewer when SCIP's time limit leaves fewer;
+/// 1, one thread) of [`search_seconds`] at the first node below the root, fewer when SCIP's time limit leaves fewer;
 /// `None` when no time is left or no order admits a network. SCIP's clock runs on while
 /// it searches, so its time counts against the limit.
 fn searched_start(engine: &Engine, scip: *mut ffi::SCIP) -> Result<Option<Dag>, ScipCallFailed> {
@@ -310,9 +310,9 @@ fn searched_start(engine: &Engine, scip: *mut ffi::SCIP) -> Result<Option<Dag>, 
 }
 
 /// The seconds of the searched start when the root took `root_seconds`:
-/// [`deep_tree_start`](super::ScipBcSettings::deep_tree_start), or
-/// [`deep_tree_start_share`](super::ScipBcSettings::deep_tree_start_share) of the root's
-/// time when that is more.
+/// [`deep_tree_start`](ScipBcSettings::deep_tree_start), or
+/// [`deep_tree_start_share`](ScipBcSettings::deep_tree_start_share) of the root's time
+/// when that is more.
 fn search_seconds(settings: &ScipBcSettings, root_seconds: f64) -> f64 {
     let floor = settings.deep_tree_start;
     floor.max(settings.deep_tree_start_share * root_seconds)
@@ -386,7 +386,6 @@ impl Eventhdlr for ProgressEvents {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ilp::scip_bc::ScipBcSettings;
 
     #[test]
     fn the_searched_start_takes_its_share_of_a_long_root() {
