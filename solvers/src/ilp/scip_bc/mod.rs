@@ -409,12 +409,19 @@ impl ScipBcSettings {
                 }
             }
             TableRegime::DeepTree => {
-                lists.extend([SMALL_TABLE_PARAMS, DEEP_TREE_PARAMS, DEEP_TREE_OFF_PARAMS]);
+                lists.extend([
+                    SMALL_TABLE_PARAMS,
+                    DEEP_TREE_PARAMS,
+                    DEEP_TREE_OFF_PARAMS,
+                    DIVING_OFF_PARAMS,
+                ]);
                 if self.separates_a_deep_root(ilp, regime) {
                     lists.push(ROOT_CUT_LOOP_PARAMS);
                 }
             }
-            TableRegime::Large => lists.extend([ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS]),
+            TableRegime::Large => {
+                lists.extend([ROOT_CUT_LOOP_PARAMS, LARGE_TABLE_PARAMS, DIVING_OFF_PARAMS])
+            }
         }
         lists
     }
@@ -616,6 +623,26 @@ const DEEP_TREE_OFF_PARAMS: &[(&str, &str)] = &[
     ("heuristics/feaspump/freq", "-1"),
 ];
 
+/// SCIP's diving heuristics, off on deep-tree and large tables. Each dive re-solves the
+/// LP down a path of fixings; where the tree is long or the LP has tens of thousands of
+/// columns a dive costs seconds to minutes, and none finds a DAG the sink heuristic and
+/// the start search do not. On tables learned from fewer rows they stay on, where they
+/// shorten the trees (README, "Large candidate sets").
+const DIVING_OFF_PARAMS: &[(&str, &str)] = &[
+    ("heuristics/adaptivediving/freq", "-1"),
+    ("heuristics/coefdiving/freq", "-1"),
+    ("heuristics/conflictdiving/freq", "-1"),
+    ("heuristics/distributiondiving/freq", "-1"),
+    ("heuristics/farkasdiving/freq", "-1"),
+    ("heuristics/fracdiving/freq", "-1"),
+    ("heuristics/guideddiving/freq", "-1"),
+    ("heuristics/linesearchdiving/freq", "-1"),
+    ("heuristics/objpscostdiving/freq", "-1"),
+    ("heuristics/pscostdiving/freq", "-1"),
+    ("heuristics/rootsoldiving/freq", "-1"),
+    ("heuristics/veclendiving/freq", "-1"),
+];
+
 /// SCIP parameters of GOBNILP's root cut loop, for large tables and for deep-tree
 /// tables with many columns per variable ([`ScipBcSettings::deep_root_columns`]).
 ///
@@ -638,7 +665,7 @@ const ROOT_CUT_LOOP_PARAMS: &[(&str, &str)] = &[
 ///
 /// The root keeps separating as long as cuts are found (SCIP's stall rule, counting
 /// rounds, is off; the root-stall rule of [`ScipBcSettings::root_stall_gain`], counting
-/// seconds, ends it). Off: the diving heuristics,
+/// seconds, ends it). Off: the diving heuristics (`DIVING_OFF_PARAMS`),
 /// shifting, the feasibility pump and RENS (the sink heuristic and the start find the
 /// DAGs), and the separators that find nothing in these rows (aggregation, clique,
 /// implied bounds, objective integrality, multi-commodity flow): on large tables they
@@ -658,15 +685,8 @@ const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("nodeselection/bfs/stdpriority", "1000000"),
     ("nodeselection/bfs/maxplungedepth", "0"),
     ("heuristics/shifting/freq", "-1"),
-    ("heuristics/farkasdiving/freq", "-1"),
     ("heuristics/feaspump/freq", "-1"),
     ("heuristics/rens/freq", "-1"),
-    ("heuristics/coefdiving/freq", "-1"),
-    ("heuristics/fracdiving/freq", "-1"),
-    ("heuristics/guideddiving/freq", "-1"),
-    ("heuristics/linesearchdiving/freq", "-1"),
-    ("heuristics/pscostdiving/freq", "-1"),
-    ("heuristics/veclendiving/freq", "-1"),
     ("separating/aggregation/freq", "-1"),
     ("separating/clique/freq", "-1"),
     ("separating/impliedbounds/freq", "-1"),

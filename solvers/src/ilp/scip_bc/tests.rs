@@ -272,6 +272,16 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     assert!(!large
         .table_params(&ilp, TableRegime::Large)
         .contains(&DEEP_TREE_OFF_PARAMS));
+    // SCIP's divers are off on deep-tree and large tables only.
+    let dives = |regime| {
+        !large
+            .table_params(&ilp, regime)
+            .contains(&DIVING_OFF_PARAMS)
+    };
+    assert!(!dives(TableRegime::DeepTree));
+    assert!(!dives(TableRegime::Large));
+    assert!(dives(small));
+    assert!(dives(TableRegime::Small { arrow_scores: true }));
     // Every optimising solve turns reduced-cost fixing on, before its regime's lists.
     for regime in [
         small,
