@@ -285,9 +285,9 @@ impl StartHeuristic {
 }
 
 /// The network of an ASOBS search (Scanagatta et al. 2015; insertion local search, seed
-/// 1, one thread) of [`search_seconds`] at the first node below the root, fewer when SCIP's time limit leaves fewer;
-/// `None` when no time is left or no order admits a network. SCIP's clock runs on while
-/// it searches, so its time counts against the limit.
+/// 1, one thread) of [`search_seconds`] at the first node below the root, fewer when
+/// SCIP's time limit leaves fewer; `None` when no time is left or no order admits a
+/// network. SCIP's clock runs on while it searches, so its time counts against the limit.
 fn searched_start(engine: &Engine, scip: *mut ffi::SCIP) -> Result<Option<Dag>, ScipCallFailed> {
     // SAFETY: a query on the live instance.
     let now = unsafe { ffi::SCIPgetSolvingTime(scip) };
