@@ -554,6 +554,7 @@ pub(crate) fn sub_ip_backend() -> Option<Box<dyn MilpBackend>> {
 /// The compiled-in back-end of highest [`MilpBackend::sub_ip_rank`] other than the one
 /// named `caller`, set up for sub-IPs: for sub-IPs inside `caller`'s callbacks when its
 /// library is not re-entrant. `None` when `caller` is the only back-end compiled in.
+#[cfg_attr(not(feature = "cbc"), allow(dead_code))]
 pub(crate) fn sub_ip_backend_besides(caller: &str) -> Option<Box<dyn MilpBackend>> {
     backends()
         .into_iter()

@@ -674,6 +674,11 @@ const ROOT_CUT_LOOP_PARAMS: &[(&str, &str)] = &[
 /// the same ones (`BN_setParamaterDefaults`). (Figures: README, "Benchmark notes behind
 /// design choices".)
 ///
+/// A cut's efficacy is its violation (`separating/efficacynorm` `d`, GOBNILP's
+/// setting) rather than its violation over its Euclidean norm, so SCIP's cut selection
+/// does not favour the cuts of small clusters over those of large ones, whose rows have
+/// thousands of columns.
+///
 /// On, besides `ROOT_CUT_LOOP_PARAMS`: odd-cycle cuts at the root. Below the root,
 /// best-first node selection without plunging: the node taken is always one whose
 /// bound is the global bound, so with the arrow branching rule (`arrow_branch`, on by
@@ -681,6 +686,7 @@ const ROOT_CUT_LOOP_PARAMS: &[(&str, &str)] = &[
 /// by the family columns").
 const LARGE_TABLE_PARAMS: &[(&str, &str)] = &[
     ("separating/maxstallroundsroot", "-1"),
+    ("separating/efficacynorm", "d"),
     ("separating/oddcycle/freq", "0"),
     ("nodeselection/bfs/stdpriority", "1000000"),
     ("nodeselection/bfs/maxplungedepth", "0"),

@@ -282,6 +282,16 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
     assert!(!dives(TableRegime::Large));
     assert!(dives(small));
     assert!(dives(TableRegime::Small { arrow_scores: true }));
+    // Cuts are ranked by their violation on large tables only.
+    let by_violation = |regime| {
+        large
+            .table_params(&ilp, regime)
+            .iter()
+            .any(|list| list.contains(&("separating/efficacynorm", "d")))
+    };
+    assert!(by_violation(TableRegime::Large));
+    assert!(!by_violation(TableRegime::DeepTree));
+    assert!(!by_violation(small));
     // Every optimising solve turns reduced-cost fixing on, before its regime's lists.
     for regime in [
         small,
