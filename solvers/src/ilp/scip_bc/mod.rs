@@ -626,8 +626,8 @@ const DEEP_TREE_OFF_PARAMS: &[(&str, &str)] = &[
 /// SCIP's diving heuristics, off on deep-tree and large tables. Each dive re-solves the
 /// LP down a path of fixings; where the tree is long or the LP has tens of thousands of
 /// columns a dive costs seconds to minutes, and none finds a DAG the sink heuristic and
-/// the start (given, or searched below the root) do not. On tables learned from fewer rows they stay on, where they
-/// shorten the trees (README, "Large candidate sets").
+/// the start (given, or searched below the root) do not. On the other tables they stay
+/// on, where they shorten the trees (README, "Large candidate sets").
 const DIVING_OFF_PARAMS: &[(&str, &str)] = &[
     ("heuristics/adaptivediving/freq", "-1"),
     ("heuristics/coefdiving/freq", "-1"),
