@@ -121,7 +121,8 @@ pub struct ScipBcSettings {
     /// Whether SCIP's own primal heuristics run (the sink heuristic always does).
     /// `None`: when solving, not when collecting (README, as above).
     pub scip_heuristics: Option<bool>,
-    /// Tables of at least this many family columns count as large: there the root keeps
+    /// Tables of at least this many family columns count as large, unless their scores
+    /// make them deep-tree tables ([`ScipBcSettings::deep_tree_score`]): there the root keeps
     /// separating as long as cuts are found (until the root-stall rule ends it), SCIP's
     /// heuristics and separators that do nothing there are off (`LARGE_TABLE_PARAMS`),
     /// and a start DAG goes to SCIP before the solve. Their node LPs are slow (tens of
@@ -129,10 +130,10 @@ pub struct ScipBcSettings {
     /// branching; a root that never ends would never take a start held back for the
     /// first node below it. Measured in README, "Benchmark notes behind design choices".
     pub large_table_columns: usize,
-    /// Tables below [`ScipBcSettings::large_table_columns`] whose variables' best local
-    /// scores average at least this magnitude (nats; `inf`: never) are *deep-tree*
-    /// tables: learned from many rows, their LP is nearly integral and the proof is
-    /// won in a deep tree over small differences. SCIP's root stall rule counts a round
+    /// Tables whose variables' best local scores average at least this magnitude
+    /// (nats; `inf`: never) are *deep-tree* tables, of any number of columns: learned
+    /// from many rows, their LP is nearly integral and the proof is won in a deep tree
+    /// over small differences. SCIP's root stall rule counts a round
     /// as stalled when the LP value moves by less than 10⁻⁴ of itself, which on network
     /// scores of 10⁴-10⁶ ends the root while its cuts still gain. They take the
     /// small tables' settings (`SMALL_TABLE_PARAMS`, 4B cuts, the start below the
@@ -439,14 +440,14 @@ impl ScipBcSettings {
         ilp.num_columns() >= self.large_table_columns
     }
 
-    /// The settings regime of an optimising solve of `ilp`.
+    /// The settings regime of an optimising solve of `ilp`: deep-tree by its scores
+    /// whatever its size, else large by its columns, else small.
     fn regime(&self, ilp: &FamilyIlp<'_>) -> TableRegime {
-        if self.is_large(ilp) {
-            return TableRegime::Large;
-        }
         let magnitude = mean_best_score_magnitude(ilp);
         if magnitude >= self.deep_tree_score {
             TableRegime::DeepTree
+        } else if self.is_large(ilp) {
+            TableRegime::Large
         } else {
             TableRegime::Small {
                 arrow_scores: magnitude >= self.arrow_fixing_score,
@@ -457,7 +458,8 @@ impl ScipBcSettings {
     /// Whether a solve of `ilp` under these settings separates 4B inequalities
     /// ([`ScipBcSettings::four_b_cuts`]).
     fn four_b_cuts_for(&self, ilp: &FamilyIlp<'_>) -> bool {
-        self.four_b_cuts.unwrap_or(!self.is_large(ilp))
+        self.four_b_cuts
+            .unwrap_or(self.regime(ilp) != TableRegime::Large)
     }
 
     /// The depth limit of the sub-IP ([`ScipBcSettings::sub_ip_depth`]).
@@ -577,10 +579,11 @@ enum TableRegime {
         /// [`ScipBcSettings::arrow_fixing_score`].
         arrow_scores: bool,
     },
-    /// Below [`ScipBcSettings::large_table_columns`], scores of at least
-    /// [`ScipBcSettings::deep_tree_score`] per variable.
+    /// Scores of at least [`ScipBcSettings::deep_tree_score`] per variable, any
+    /// number of columns.
     DeepTree,
-    /// At least [`ScipBcSettings::large_table_columns`] columns.
+    /// At least [`ScipBcSettings::large_table_columns`] columns, scores below
+    /// [`ScipBcSettings::deep_tree_score`].
     Large,
 }
 

@@ -188,10 +188,10 @@ proptest! {
     }
 }
 
-/// The regime follows the column count first, then the mean magnitude of the
-/// variables' best scores.
+/// The regime follows the mean magnitude of the variables' best scores first, then
+/// the column count.
 #[test]
-fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
+fn a_table_is_deep_by_its_scores_and_large_by_its_columns() {
     // Best scores −100 and −300: a mean magnitude of 200.
     let t = table(
         2,
@@ -215,7 +215,8 @@ fn a_table_is_large_by_its_columns_and_deep_by_its_scores() {
         arrow_scores: false,
     };
     assert_eq!(regime(columns + 1, 200.5), small);
-    assert_eq!(regime(columns, 200.0), TableRegime::Large);
+    assert_eq!(regime(columns, 200.5), TableRegime::Large);
+    assert_eq!(regime(columns, 200.0), TableRegime::DeepTree);
     assert_eq!(regime(columns + 1, f64::INFINITY), small);
     // A small table branches on arrows from the score `arrow_fixing_score` on, unless
     // told otherwise; a deep-tree table always, unless told otherwise.
