@@ -121,26 +121,26 @@ pub struct ScipBcSettings {
     /// Whether SCIP's own primal heuristics run (the sink heuristic always does).
     /// `None`: when solving, not when collecting (README, as above).
     pub scip_heuristics: Option<bool>,
-    /// Tables of at least this many family columns count as large, unless their scores
-    /// make them deep-tree tables ([`ScipBcSettings::deep_tree_score`]): there the root keeps
+    /// Tables of at least this many family columns count as large, unless their scores make
+    /// them deep-tree tables ([`ScipBcSettings::deep_tree_score`]): there the root keeps
     /// separating as long as cuts are found (until the root-stall rule ends it), SCIP's
-    /// heuristics and separators that do nothing there are off (`LARGE_TABLE_PARAMS`),
-    /// and a start DAG goes to SCIP before the solve. Their node LPs are slow (tens of
+    /// heuristics and separators that do nothing there are off (`LARGE_TABLE_PARAMS`), and
+    /// a start DAG goes to SCIP before the solve. Their node LPs are slow (tens of
     /// thousands of columns), so the bound rises faster by cuts at the root than by
-    /// branching; a root that never ends would never take a start held back for the
-    /// first node below it. Measured in README, "Benchmark notes behind design choices".
+    /// branching; a root that never ends would never take a start held back for the first
+    /// node below it. Measured in README, "Benchmark notes behind design choices".
     pub large_table_columns: usize,
-    /// Tables whose variables' best local scores average at least this magnitude
-    /// (nats; `inf`: never) are *deep-tree* tables, of any number of columns: learned
-    /// from many rows, their LP is nearly integral and the proof is won in a deep tree
-    /// over small differences. SCIP's root stall rule counts a round
-    /// as stalled when the LP value moves by less than 10⁻⁴ of itself, which on network
-    /// scores of 10⁴-10⁶ ends the root while its cuts still gain. They take the
-    /// small tables' settings (`SMALL_TABLE_PARAMS`, 4B cuts, the start below the
-    /// root) and the large tables' root and tree: the root runs while cuts come (until
-    /// the root-stall rule of [`ScipBcSettings::root_stall_gain`]), then arrow
-    /// branching by the family columns and best-first nodes without plunging
-    /// (`DEEP_TREE_PARAMS`). Measured in README, "Large candidate sets".
+    /// Tables whose variables' best local scores average at least this magnitude (nats;
+    /// `inf`: never) are *deep-tree* tables, of any number of columns: learned from many
+    /// rows, their LP is nearly integral and the proof is won in a deep tree over small
+    /// differences. SCIP's root stall rule counts a round as stalled when the LP value
+    /// moves by less than 10⁻⁴ of itself, which on network scores of 10⁴-10⁶ ends the root
+    /// while its cuts still gain. They take the small tables' settings
+    /// (`SMALL_TABLE_PARAMS`, 4B cuts, the start below the root) and the large tables' root
+    /// and tree: the root runs while cuts come (until the root-stall rule of
+    /// [`ScipBcSettings::root_stall_gain`]), then arrow branching by the family columns and
+    /// best-first nodes without plunging (`DEEP_TREE_PARAMS`). Measured in README, "Large
+    /// candidate sets".
     pub deep_tree_score: f64,
     /// Seconds of an ASOBS search (one thread, insertion local search, seed 1) run at
     /// the first node below the root of a deep-tree table when no start DAG is given
