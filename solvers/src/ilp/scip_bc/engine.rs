@@ -116,9 +116,9 @@ impl Engine {
         links: LinkPointers,
         options: &IlpOptions,
         settings: &ScipBcSettings,
+        four_b_cuts: bool,
         progress: &dyn Fn(&IlpProgress),
     ) -> Self {
-        let four_b_cuts = settings.four_b_cuts_for(ilp);
         // SAFETY: lifetimes only; the caller guarantees the referents outlive the engine.
         let ilp: FamilyIlp<'static> = unsafe { std::mem::transmute(ilp.clone()) };
         let progress: &'static dyn Fn(&IlpProgress) = unsafe { std::mem::transmute(progress) };

@@ -455,11 +455,10 @@ impl ScipBcSettings {
         }
     }
 
-    /// Whether a solve of `ilp` under these settings separates 4B inequalities
-    /// ([`ScipBcSettings::four_b_cuts`]).
-    fn four_b_cuts_for(&self, ilp: &FamilyIlp<'_>) -> bool {
-        self.four_b_cuts
-            .unwrap_or(self.regime(ilp) != TableRegime::Large)
+    /// Whether a solve under these settings of a table of `regime` separates 4B
+    /// inequalities ([`ScipBcSettings::four_b_cuts`]).
+    fn four_b_cuts_for(&self, regime: TableRegime) -> bool {
+        self.four_b_cuts.unwrap_or(regime != TableRegime::Large)
     }
 
     /// The depth limit of the sub-IP ([`ScipBcSettings::sub_ip_depth`]).
@@ -729,6 +728,7 @@ impl FamilyIlpSolver for ScipBranchAndCut {
         let began = Instant::now();
         let (scip, vars, links) = self.build(ilp, options)?;
         let original = vars.iter().map(Variable::inner).collect();
+        let regime = self.settings.regime(ilp);
         // SAFETY: the engine lives in the plugins of `scip`, which is dropped (freeing
         // them) before this function returns; `ilp` and `progress` outlive it.
         let engine = Rc::new(RefCell::new(unsafe {
@@ -738,10 +738,10 @@ impl FamilyIlpSolver for ScipBranchAndCut {
                 inner(&links),
                 options,
                 &self.settings,
+                self.settings.four_b_cuts_for(regime),
                 progress,
             )
         }));
-        let regime = self.settings.regime(ilp);
         engine.borrow_mut().root_stall = self.root_stall(regime);
         let large = regime == TableRegime::Large;
         let mut scip = self.include_plugins(scip, &engine, options.side.is_none())?;
@@ -827,6 +827,7 @@ impl ScipBranchAndCut {
                 inner(&links),
                 &options,
                 &self.settings,
+                self.settings.four_b_cuts_for(self.settings.regime(ilp)),
                 &ignore,
             )
         }));
