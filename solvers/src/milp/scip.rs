@@ -11,7 +11,7 @@ use super::{
     check_start, finite, trivial_outcome, CutSeparator, Limits, MilpBackend, MilpOutcome, NodeCuts,
     SolverError, Status, WarmStart,
 };
-use crate::ilp::scip_bc::{ScipBcSettings, ScipBranchAndCut};
+use crate::ilp::scip_bc::{is_plugin_param, ScipBcSettings, ScipBranchAndCut};
 use crate::ilp::FamilyIlpSolver;
 use crate::stop::StopToken;
 use bnsl_formulations::milp::{MilpModel, Sense};
@@ -57,18 +57,25 @@ impl MilpBackend for ScipBackend {
 
     /// SCIP parameters and the engine's own `bnsl/...` settings, see
     /// [`ScipBcSettings::from_params`]. Each SCIP parameter is checked at once on a
-    /// scratch instance with SCIP's default plugins: its name, and its value by its type
-    /// and range.
+    /// scratch instance with SCIP's default plugins (its name, and its value by its type
+    /// and range), except those of the engine's own plugins (e.g.
+    /// `separating/clusters/...`), which the solve that includes them checks.
     fn with_params(
         &self,
         params: &[(String, String)],
     ) -> Result<Box<dyn MilpBackend>, SolverError> {
         let settings = ScipBcSettings::from_params(params).map_err(|e| error(e.to_string()))?;
-        if !settings.params.is_empty() {
+        let checked_now: Vec<(String, String)> = settings
+            .params
+            .iter()
+            .filter(|(name, _)| !is_plugin_param(name))
+            .cloned()
+            .collect();
+        if !checked_now.is_empty() {
             let scratch = Model::try_new()
                 .map_err(|code| error(format!("could not create SCIP: {code:?}")))?;
             let scratch = silence(scratch).include_default_plugins();
-            set_params(scratch.scip_ptr(), &settings.params)?;
+            set_params(scratch.scip_ptr(), &checked_now)?;
         }
         Ok(Box::new(ScipBackend { settings }))
     }

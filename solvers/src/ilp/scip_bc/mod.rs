@@ -63,6 +63,29 @@ pub use params::ScipParamError;
 
 const NAME: &str = "scip";
 
+/// The prefixes of the SCIP parameters of the engine's own plugins: the constraint
+/// handlers `acyclic` and `collect`, the propagator `acyclic`, the separator
+/// `clusters`, the branching rule `arrows` and the heuristics `sink` and `start`. SCIP
+/// makes them when a solve includes the plugins, so an instance with SCIP's default
+/// plugins alone does not know them.
+const PLUGIN_PARAM_PREFIXES: &[&str] = &[
+    "constraints/acyclic/",
+    "constraints/collect/",
+    "propagating/acyclic/",
+    "separating/clusters/",
+    "branching/arrows/",
+    "heuristics/sink/",
+    "heuristics/start/",
+];
+
+/// Whether `name` is a SCIP parameter of one of the engine's plugins
+/// (`PLUGIN_PARAM_PREFIXES`), which is checked when a solve sets it.
+pub(crate) fn is_plugin_param(name: &str) -> bool {
+    PLUGIN_PARAM_PREFIXES
+        .iter()
+        .any(|prefix| name.starts_with(prefix))
+}
+
 /// Settings of the branch-and-cut engine beyond [`IlpOptions`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScipBcSettings {

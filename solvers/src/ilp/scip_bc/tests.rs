@@ -647,7 +647,12 @@ fn settings_parse_engine_and_scip_parameters() {
 fn bad_scip_parameters_are_errors() {
     let t = dense(4);
     let ilp = FamilyIlp::new(&t);
-    for (name, value) in [("no/such/param", "1"), ("separating/maxrounds", "many")] {
+    for (name, value) in [
+        ("no/such/param", "1"),
+        ("separating/maxrounds", "many"),
+        ("separating/clusters/no_such_param", "1"),
+        ("separating/clusters/expbackoff", "0"),
+    ] {
         let settings = ScipBcSettings {
             params: vec![(name.to_string(), value.to_string())],
             ..ScipBcSettings::default()
@@ -657,6 +662,35 @@ fn bad_scip_parameters_are_errors() {
             .unwrap_err();
         assert!(err.to_string().contains(name), "{err}");
     }
+}
+
+#[test]
+fn the_parameters_of_the_engines_plugins_pass_through_the_scip_back_end() {
+    use crate::milp::{configured, BackendParam};
+    let t = dense(4);
+    let ilp = FamilyIlp::new(&t);
+    let param = |name: &str, value: &str| BackendParam {
+        intended: Some("scip".into()),
+        name: name.into(),
+        value: value.into(),
+    };
+    assert!(configured(
+        Some("scip"),
+        &[param("separating/clusters/expbackoff", "1")]
+    )
+    .is_ok());
+    assert!(configured(Some("scip"), &[param("separating/nosuch/expbackoff", "1")]).is_err());
+    let settings = ScipBcSettings {
+        params: vec![("separating/clusters/expbackoff".into(), "1".into())],
+        ..ScipBcSettings::default()
+    };
+    let outcome = ScipBranchAndCut::new(settings)
+        .solve(&ilp, &IlpOptions::default(), &|_| {})
+        .unwrap();
+    let plain = ScipBranchAndCut::default()
+        .solve(&ilp, &IlpOptions::default(), &|_| {})
+        .unwrap();
+    assert!((outcome.score.unwrap() - plain.score.unwrap()).abs() < 1e-6);
 }
 
 #[test]
