@@ -107,3 +107,98 @@ impl ExactSeparator for MilpSubIp<'_> {
             .collect())
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::milp::backends;
+    use crate::test_tables::arb_table;
+    use bnsl_formulations::{ScoreTable, VarSet};
+    use proptest::prelude::*;
+
+    /// A point of `ilp`'s columns: each node's columns take the weights `raw` (cycled),
+    /// scaled to sum to 1; a node whose weights are all 0 takes its first column.
+    fn point(ilp: &FamilyIlp<'_>, n: usize, raw: &[u8]) -> Vec<f64> {
+        let mut values = vec![0.0; ilp.num_columns()];
+        for v in 0..n {
+            let columns = ilp.columns_of(v);
+            let weight = |c: usize| f64::from(raw[c % raw.len()]);
+            let total: f64 = columns.clone().map(weight).sum();
+            for c in columns.clone() {
+                values[c] = if total > 0.0 { weight(c) / total } else { 0.0 };
+            }
+            if total == 0.0 && !columns.is_empty() {
+                values[columns.start] = 1.0;
+            }
+        }
+        values
+    }
+
+    /// The largest violation of a cluster of two or more nodes, by enumeration.
+    fn most_violated(support: &Support) -> f64 {
+        let n = support.n();
+        (0u32..1 << n)
+            .filter(|m| m.count_ones() >= 2)
+            .map(|m| {
+                support.violation(&VarSet::from_members(
+                    n,
+                    (0..n).filter(|&v| m >> v & 1 == 1),
+                ))
+            })
+            .fold(f64::NEG_INFINITY, f64::max)
+    }
+
+    /// Checks that `exact` returns a cut exactly when a cluster is violated by δ, and
+    /// that its first cut is (within the solvers' gap tolerance) the most violated.
+    pub(crate) fn check_exact(
+        exact: &dyn ExactSeparator,
+        table: &ScoreTable,
+        raw: &[u8],
+    ) -> Result<(), TestCaseError> {
+        let ilp = FamilyIlp::new(table);
+        let values = point(&ilp, table.n(), raw);
+        let support = Support::new(&ilp, &values);
+        let options = SeparationOptions::default();
+        let best = most_violated(&support);
+        prop_assume!((best - options.min_violation).abs() > 1e-6);
+        let cuts = exact
+            .separate(
+                &ilp,
+                &values,
+                &support,
+                &options,
+                None,
+                &StopToken::default(),
+            )
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        if best < options.min_violation {
+            prop_assert!(cuts.is_empty(), "no cluster is violated, yet {cuts:?}");
+            return Ok(());
+        }
+        let first = cuts.first().ok_or_else(|| {
+            TestCaseError::fail(format!("a cluster is violated by {best}, none found"))
+        })?;
+        let found = first.violation(&values);
+        prop_assert!(
+            found >= options.min_violation && found >= best - 1e-4,
+            "{found} < {best}"
+        );
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+
+        /// The exact stage on every back-end finds the most violated cluster, and no
+        /// cluster when none is violated.
+        #[test]
+        fn the_sub_ip_finds_the_most_violated_cluster(
+            table in arb_table(6),
+            raw in proptest::collection::vec(0u8..4, 1..40),
+        ) {
+            for backend in backends() {
+                check_exact(&MilpSubIp(backend.as_ref()), &table, &raw)?;
+            }
+        }
+    }
+}

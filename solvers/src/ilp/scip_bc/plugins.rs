@@ -167,8 +167,8 @@ fn time_left(scip: *mut ffi::SCIP) -> Result<Option<f64>, ScipCallFailed> {
 
 /// The exact stage in a SCIP sub-instance ([`sub_scip::separate`]) with the sub-IP's
 /// branching rule.
-struct SubScip<'a> {
-    branching: &'a str,
+pub(super) struct SubScip<'a> {
+    pub(super) branching: &'a str,
 }
 
 impl ExactSeparator for SubScip<'_> {

@@ -705,3 +705,18 @@ fn an_unknown_sub_ip_branching_rule_is_an_error() {
         .unwrap_err();
     assert!(err.to_string().contains("sideways"), "{err}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The SCIP sub-instance of the branch and cut finds the most violated cluster, and
+    /// no cluster when none is violated.
+    #[test]
+    fn the_sub_scip_finds_the_most_violated_cluster(
+        table in crate::test_tables::arb_table(6),
+        raw in proptest::collection::vec(0u8..4, 1..40),
+    ) {
+        let stage = plugins::SubScip { branching: sub_scip::DEFAULT_BRANCHING };
+        crate::ilp::separation::tests::check_exact(&stage, &table, &raw)?;
+    }
+}
