@@ -118,16 +118,17 @@ pub(crate) mod tests {
 
     /// A point of `ilp`'s columns: each node's columns take the weights `raw` (cycled),
     /// scaled to sum to 1; a node whose weights are all 0 takes its first column.
-    fn point(ilp: &FamilyIlp<'_>, n: usize, raw: &[u8]) -> Vec<f64> {
+    fn point(ilp: &FamilyIlp<'_>, raw: &[u8]) -> Vec<f64> {
+        let weight = |c: usize| f64::from(raw[c % raw.len()]);
         let mut values = vec![0.0; ilp.num_columns()];
-        for v in 0..n {
+        for v in 0..ilp.n() {
             let columns = ilp.columns_of(v);
-            let weight = |c: usize| f64::from(raw[c % raw.len()]);
             let total: f64 = columns.clone().map(weight).sum();
-            for c in columns.clone() {
-                values[c] = if total > 0.0 { weight(c) / total } else { 0.0 };
-            }
-            if total == 0.0 && !columns.is_empty() {
+            if total > 0.0 {
+                for c in columns {
+                    values[c] = weight(c) / total;
+                }
+            } else if !columns.is_empty() {
                 values[columns.start] = 1.0;
             }
         }
@@ -156,7 +157,7 @@ pub(crate) mod tests {
         raw: &[u8],
     ) -> Result<(), TestCaseError> {
         let ilp = FamilyIlp::new(table);
-        let values = point(&ilp, table.n(), raw);
+        let values = point(&ilp, raw);
         let support = Support::new(&ilp, &values);
         let options = SeparationOptions::default();
         let best = most_violated(&support);
