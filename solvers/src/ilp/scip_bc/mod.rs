@@ -81,9 +81,16 @@ const PLUGIN_PARAM_PREFIXES: &[&str] = &[
 /// Whether `name` is a SCIP parameter of one of the engine's plugins
 /// (`PLUGIN_PARAM_PREFIXES`), which is checked when a solve sets it.
 pub(crate) fn is_plugin_param(name: &str) -> bool {
+    plugin_of(name).is_some()
+}
+
+/// The prefix in `PLUGIN_PARAM_PREFIXES` of `name`, a parameter of one of the engine's
+/// plugins.
+fn plugin_of(name: &str) -> Option<&'static str> {
     PLUGIN_PARAM_PREFIXES
         .iter()
-        .any(|prefix| name.starts_with(prefix))
+        .copied()
+        .find(|prefix| name.starts_with(prefix))
 }
 
 /// Settings of the branch-and-cut engine beyond [`IlpOptions`].

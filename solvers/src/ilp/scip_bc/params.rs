@@ -10,6 +10,18 @@ pub enum ScipParamError {
     /// SCIP has no parameter of that name.
     #[error("unknown SCIP parameter `{0}`")]
     Unknown(String),
+    /// The parameter belongs to one of the engine's own plugins, and the solve did not
+    /// include that plugin.
+    #[error(
+        "SCIP parameter `{name}` belongs to bnsl's plugin `{plugin}`, which this solve does \
+         not include (README, `--scip-param`, says which solves include each plugin)"
+    )]
+    PluginNotIncluded {
+        /// Parameter name.
+        name: String,
+        /// The plugin's parameter prefix, e.g. `branching/arrows`.
+        plugin: String,
+    },
     /// The value does not parse as the parameter's type.
     #[error("SCIP parameter `{name}` takes a {kind}, not `{value}`")]
     BadValue {
@@ -41,15 +53,40 @@ pub(super) fn exists(scip: *mut ffi::SCIP, name: &str) -> bool {
     !unsafe { ffi::SCIPgetParam(scip, c_name.as_ptr()) }.is_null()
 }
 
+/// Whether `scip` has a parameter whose name starts with `prefix`.
+fn has_prefix(scip: *mut ffi::SCIP, prefix: &str) -> bool {
+    // SAFETY: queries on a live instance; SCIP's array holds `SCIPgetNParams` live
+    // parameters, whose names are NUL-terminated strings.
+    unsafe {
+        let count = usize::try_from(ffi::SCIPgetNParams(scip)).unwrap_or(0);
+        let params = ffi::SCIPgetParams(scip);
+        (0..count).any(|i| {
+            let name = std::ffi::CStr::from_ptr(ffi::SCIPparamGetName(*params.add(i)));
+            name.to_bytes().starts_with(prefix.as_bytes())
+        })
+    }
+}
+
+/// The error for a parameter `name` that `scip` does not have: a plugin of the engine
+/// that `scip` lacks ([`super::plugin_of`]), or an unknown name.
+fn missing(scip: *mut ffi::SCIP, name: &str) -> ScipParamError {
+    match super::plugin_of(name) {
+        Some(prefix) if !has_prefix(scip, prefix) => ScipParamError::PluginNotIncluded {
+            name: name.to_string(),
+            plugin: prefix.trim_end_matches('/').to_string(),
+        },
+        _ => ScipParamError::Unknown(name.to_string()),
+    }
+}
+
 /// Sets parameter `name` of `scip` to `value`, parsed by the parameter's type
 /// (bool: true/false/1/0; int, longint, real: numbers; char: one character; string).
 pub(crate) fn set(scip: *mut ffi::SCIP, name: &str, value: &str) -> Result<(), ScipParamError> {
-    let unknown = || ScipParamError::Unknown(name.to_string());
-    let c_name = CString::new(name).map_err(|_| unknown())?;
+    let c_name = CString::new(name).map_err(|_| ScipParamError::Unknown(name.to_string()))?;
     // SAFETY: a lookup on a live instance.
     let param = unsafe { ffi::SCIPgetParam(scip, c_name.as_ptr()) };
     if param.is_null() {
-        return Err(unknown());
+        return Err(missing(scip, name));
     }
     let bad = |kind: &'static str| ScipParamError::BadValue {
         name: name.to_string(),

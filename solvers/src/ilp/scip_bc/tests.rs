@@ -661,7 +661,26 @@ fn bad_scip_parameters_are_errors() {
             .solve(&ilp, &IlpOptions::default(), &|_| {})
             .unwrap_err();
         assert!(err.to_string().contains(name), "{err}");
+        assert!(!err.to_string().contains("does not include"), "{err}");
     }
+}
+
+#[test]
+fn a_parameter_of_a_plugin_the_solve_leaves_out_is_named_so() {
+    let t = dense(4);
+    let settings = ScipBcSettings {
+        arrow_fixing: Some(false),
+        params: vec![("branching/arrows/priority".into(), "1".into())],
+        ..ScipBcSettings::default()
+    };
+    let err = ScipBranchAndCut::new(settings)
+        .solve(&FamilyIlp::new(&t), &IlpOptions::default(), &|_| {})
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("`branching/arrows/priority` belongs to bnsl's plugin `branching/arrows`, which this solve does not include"),
+        "{err}"
+    );
 }
 
 #[test]
