@@ -575,14 +575,8 @@ const ALWAYS_PARAMS: &[(&str, &str)] = &[
 /// reductions on, so that SCIP's reduced-cost fixing closes the family columns whose
 /// reduced cost exceeds the gap between the LP bound and the incumbent, at the root
 /// for good and at every node below it: smaller node and probing LPs and fewer arrows
-/// to branch on (README, "Large candidate sets"). The cluster separator at every node,
-/// as GOBNILP separates cluster cuts (SCIP's exponential back-off, 4, would call it at
-/// depths 0, 1, 4, 16, 64 only): the deep trees take fewer nodes (README, "Benchmark
-/// notes behind design choices").
-const OPTIMISING_PARAMS: &[(&str, &str)] = &[
-    ("misc/allowweakdualreds", "true"),
-    ("separating/clusters/expbackoff", "1"),
-];
+/// to branch on (README, "Large candidate sets").
+const OPTIMISING_PARAMS: &[(&str, &str)] = &[("misc/allowweakdualreds", "true")];
 
 /// SCIP parameters of a collection: depth-first node selection. Under the fixed
 /// objective limit the order of the nodes hardly changes which ones are processed, and
@@ -598,10 +592,15 @@ const COLLECTION_PARAMS: &[(&str, &str)] = &[("nodeselection/dfs/stdpriority", "
 /// violated. With the 4B cuts, on by default on these tables
 /// ([`ScipBcSettings::four_b_cuts`]), the trees are smaller and strong branching is
 /// most of their time; with the pool at every node they take fewer nodes again (README,
-/// "Large candidate sets").
+/// "Large candidate sets"). The cluster separator at every node, as GOBNILP separates
+/// cluster cuts (SCIP's exponential back-off, 4, would call it at depths 0, 1, 4, 16,
+/// 64 only): the deep trees take fewer nodes. The large tables keep the back-off: their
+/// few nodes re-solve LPs of tens of thousands of columns, and their bound at the limit
+/// is the stronger with it (README, "Benchmark notes behind design choices").
 const SMALL_TABLE_PARAMS: &[(&str, &str)] = &[
     ("branching/relpscost/maxlookahead", "1"),
     ("separating/poolfreq", "1"),
+    ("separating/clusters/expbackoff", "1"),
 ];
 
 /// How an optimising solve is set up, by the table ([`ScipBcSettings::regime`]).

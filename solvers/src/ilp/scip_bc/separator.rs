@@ -19,7 +19,8 @@ const PRIORITY: c_int = 100_000;
 /// Includes the separator into `scip`, owning a handle on `engine`: frequency 1,
 /// whatever the node's bound. SCIP's exponential back-off
 /// (`separating/clusters/expbackoff`, 4 by default) then calls it at depths 0, 1, 4,
-/// 16, 64 only; optimising solves set it to 1, every node (`OPTIMISING_PARAMS`).
+/// 16, 64 only; optimising solves of tables that are not large set it to 1, every
+/// node (`SMALL_TABLE_PARAMS`).
 pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipCallFailed> {
     let desc = CString::new("cluster cuts: heuristics and the exact sub-IP").expect("static text");
     let data = Box::into_raw(Box::new(ClusterSeparator(engine.clone()))) as *mut ffi::SCIP_SEPADATA;

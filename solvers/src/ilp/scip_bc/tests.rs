@@ -293,6 +293,18 @@ fn a_table_is_deep_by_its_scores_and_large_by_its_columns() {
     assert!(by_violation(TableRegime::Large));
     assert!(!by_violation(TableRegime::DeepTree));
     assert!(!by_violation(small));
+    // The cluster separator runs at every node except on large tables, which keep
+    // SCIP's exponential back-off.
+    let every_node = |regime| {
+        large
+            .table_params(&ilp, regime)
+            .iter()
+            .any(|list| list.contains(&("separating/clusters/expbackoff", "1")))
+    };
+    assert!(!every_node(TableRegime::Large));
+    assert!(every_node(TableRegime::DeepTree));
+    assert!(every_node(small));
+    assert!(every_node(TableRegime::Small { arrow_scores: true }));
     // Every optimising solve turns reduced-cost fixing on, before its regime's lists.
     for regime in [
         small,
