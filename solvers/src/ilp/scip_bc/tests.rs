@@ -283,24 +283,21 @@ fn a_table_is_deep_by_its_scores_and_large_by_its_columns() {
     assert!(!dives(TableRegime::Large));
     assert!(dives(small));
     assert!(dives(TableRegime::Small { arrow_scores: true }));
-    // Cuts are ranked by their violation on large tables only.
-    let by_violation = |regime| {
+    // Whether a solve in `regime` sets `param` to the value given.
+    let sets = |regime, param: (&str, &str)| {
         large
             .table_params(&ilp, regime)
             .iter()
-            .any(|list| list.contains(&("separating/efficacynorm", "d")))
+            .any(|list| list.contains(&param))
     };
+    // Cuts are ranked by their violation on large tables only.
+    let by_violation = |regime| sets(regime, ("separating/efficacynorm", "d"));
     assert!(by_violation(TableRegime::Large));
     assert!(!by_violation(TableRegime::DeepTree));
     assert!(!by_violation(small));
     // The cluster separator runs at every node except on large tables, which keep
     // SCIP's exponential back-off.
-    let every_node = |regime| {
-        large
-            .table_params(&ilp, regime)
-            .iter()
-            .any(|list| list.contains(&("separating/clusters/expbackoff", "1")))
-    };
+    let every_node = |regime| sets(regime, ("separating/clusters/expbackoff", "1"));
     assert!(!every_node(TableRegime::Large));
     assert!(every_node(TableRegime::DeepTree));
     assert!(every_node(small));
