@@ -1,6 +1,6 @@
 //! Ctrl+C stops a long cut loop on `found_scores/alarm_10000.scores` in its MIP rounds,
 //! where each round is a branch and bound of minutes:
-//! - CBC's solver installs a SIGINT handler of its own and never removes it, so without
+//! - a CBC solve installs Clp's SIGINT handler around its initial LP solves, so without
 //!   the back-end's care a Ctrl+C only ended the current round and the loop went on;
 //! - HiGHS does not look at signals, so it must be asked through its interrupt callback,
 //!   or it finishes the round first.

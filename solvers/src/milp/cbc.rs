@@ -205,18 +205,19 @@ fn run(
 /// How often the waiting thread looks at the stop token while CBC solves.
 const POLL_INTERVAL: Duration = Duration::from_millis(50);
 
-/// How long CBC is given to stop after a stop request (a Ctrl+C, or a stopped token
-/// passed on to CBC's handler) before its solve is left running. CBC 2.10's handler
-/// often has no effect: a Ctrl+C in a cut-loop round's root processing may be seen only
-/// at the round's end, and one during the ordering program's solve may never stop it
-/// before its time limit (see README, "Benchmark notes behind design choices").
+/// How long CBC is given to stop after a stop request (a Ctrl+C, or a stopped token)
+/// before its solve is left running. The only SIGINT handler a CBC 2.10 solve installs
+/// is Clp's, in force during initial LP solves, so a stop reaches CBC only when it
+/// comes during one: a Ctrl+C in a cut-loop round's root processing may otherwise be
+/// seen only at the round's end, and one during the ordering program's branch and bound
+/// not before its time limit (see README, "Benchmark notes behind design choices").
 const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// Stack of CBC's thread: as much as a main thread has, with room to spare.
 const STACK_BYTES: usize = 32 << 20;
 
 /// Runs `job` on a thread of its own and waits for it, watching its stop token meanwhile
-/// (see [`interrupt`]): a stop reaches CBC through its SIGINT handler. When CBC does
+/// (see [`interrupt`]): a stop reaches CBC through Clp's SIGINT handler. When CBC does
 /// not stop within [`STOP_GRACE`], its solve is left running and reported as stopped
 /// with nothing found: the caller keeps what earlier solves gave it.
 fn solve_on_a_thread_of_its_own(job: Job) -> Result<MilpOutcome, SolverError> {
@@ -282,8 +283,8 @@ impl Job {
             cbc.add_cut_callback(node_cuts)?;
         }
         {
-            // CBC's solver installs a SIGINT handler that stops its search, and leaves
-            // it installed: put back the one in place before.
+            // Clp installs a SIGINT handler of its own around each initial LP solve:
+            // the guard lets `interrupt` stand in front of it while CBC runs.
             let _sigint = interrupt::HandlerGuard::save();
             // SAFETY: `cbc.0` is a live model loaded above; the lock is held.
             unsafe { ffi::Cbc_solve(cbc.0) };
