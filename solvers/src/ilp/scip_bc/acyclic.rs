@@ -25,10 +25,13 @@ use std::os::raw::{c_int, c_uint};
 /// reach the LP enforcement.
 const PRIORITY: c_int = -100;
 
+/// The handler's name in SCIP.
+pub(super) const NAME: &str = "acyclic";
+
 /// Includes the handler into `scip`, owning a handle on `engine`.
 pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipCallFailed> {
     let handler = Handler {
-        name: "acyclic",
+        name: NAME,
         description: "the chosen parent sets form a DAG",
         priority: PRIORITY,
         enforce_lp,

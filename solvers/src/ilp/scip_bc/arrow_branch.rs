@@ -30,7 +30,7 @@ use std::ffi::{CStr, CString};
 use std::os::raw::{c_int, c_uint};
 
 /// The rule's name in SCIP.
-const NAME: &CStr = c"arrows";
+pub(super) const NAME: &CStr = c"arrows";
 
 /// Priority among branching rules: above SCIP's (relpscost: 10,000), so it decides.
 const PRIORITY: c_int = 50_000;

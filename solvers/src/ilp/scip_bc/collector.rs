@@ -190,13 +190,16 @@ fn allowed_at_node(ilp: &FamilyIlp<'_>, vars: &[*mut ffi::SCIP_VAR]) -> Vec<Vec<
         .collect()
 }
 
+/// The handler's name in SCIP.
+pub(super) const NAME: &str = "collect";
+
 /// Includes the handler into `scip`, owning a handle on `collector`.
 pub(super) fn include(
     scip: *mut ffi::SCIP,
     collector: &SharedCollector,
 ) -> Result<(), ScipCallFailed> {
     let handler = Handler {
-        name: "collect",
+        name: NAME,
         description: "collects every DAG above the objective limit",
         priority: PRIORITY,
         enforce_lp,

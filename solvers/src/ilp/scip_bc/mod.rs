@@ -67,7 +67,8 @@ const NAME: &str = "scip";
 /// handlers `acyclic` and `collect`, the propagator `acyclic`, the separator
 /// `clusters`, the branching rule `arrows` and the heuristics `sink` and `start`. SCIP
 /// makes them when a solve includes the plugins, so an instance with SCIP's default
-/// plugins alone does not know them.
+/// plugins alone does not know them. A test ties them to the names the plugins are
+/// included with.
 const PLUGIN_PARAM_PREFIXES: &[&str] = &[
     "constraints/acyclic/",
     "constraints/collect/",
@@ -899,11 +900,15 @@ impl ScipBranchAndCut {
     }
 }
 
+/// The names in SCIP of the sink and the start heuristic.
+const SINK_HEURISTIC: &str = "sink";
+const START_HEURISTIC: &str = "start";
+
 /// The sink heuristic (rounds LP solutions into DAGs) and the start heuristic (submits
 /// the start DAG, or the network of a short ASOBS search, below the root).
 fn include_heuristics(scip: &mut Model<ProblemCreated>, engine: &engine::Shared, sink_depth: i32) {
     scip.include_heur(
-        "sink",
+        SINK_HEURISTIC,
         "rounds the LP solution into a DAG by repeatedly picking a sink",
         100_000,
         'k',
@@ -915,7 +920,7 @@ fn include_heuristics(scip: &mut Model<ProblemCreated>, engine: &engine::Shared,
         Box::new(SinkHeuristic(engine.clone())),
     );
     scip.include_heur(
-        "start",
+        START_HEURISTIC,
         "submits the start DAG, or an ASOBS network, at the first node below the root",
         200_000,
         's',

@@ -10,16 +10,18 @@
 use super::engine::{check, ScipCallFailed, Shared};
 use bnsl_formulations::family::propagation::{propagate_acyclicity, Propagated};
 use russcip::ffi;
-use std::ffi::CString;
+use std::ffi::{CStr, CString};
 use std::os::raw::c_uint;
 
 /// Priority among propagators (SCIP's own range from −1,000,000 to 1,000,000; high runs
 /// first: the rule is cheap and its fixings feed the others).
 const PRIORITY: i32 = 500_000;
 
+/// The propagator's name in SCIP.
+pub(super) const NAME: &CStr = c"acyclic";
+
 /// Includes the propagator into `scip`, owning a handle on `engine`.
 pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipCallFailed> {
-    let name = CString::new("acyclic").expect("static name");
     let desc = CString::new("closes family columns that would close a cycle").expect("static text");
     let data = Box::into_raw(Box::new(engine.clone())) as *mut ffi::SCIP_PROPDATA;
     let mut prop = std::ptr::null_mut();
@@ -28,7 +30,7 @@ pub(super) fn include(scip: *mut ffi::SCIP, engine: &Shared) -> Result<(), ScipC
         check(ffi::SCIPincludePropBasic(
             scip,
             &mut prop,
-            name.as_ptr(),
+            NAME.as_ptr(),
             desc.as_ptr(),
             PRIORITY,
             1,

@@ -675,6 +675,21 @@ fn bad_scip_parameters_are_errors() {
 }
 
 #[test]
+fn the_plugin_parameter_prefixes_are_the_names_the_plugins_are_included_with() {
+    let text = |name: &std::ffi::CStr| name.to_str().unwrap().to_string();
+    let expected = [
+        format!("constraints/{}/", acyclic::NAME),
+        format!("constraints/{}/", collector::NAME),
+        format!("propagating/{}/", text(propagator::NAME)),
+        format!("separating/{}/", text(separator::NAME)),
+        format!("branching/{}/", text(arrow_branch::NAME)),
+        format!("heuristics/{SINK_HEURISTIC}/"),
+        format!("heuristics/{START_HEURISTIC}/"),
+    ];
+    assert_eq!(PLUGIN_PARAM_PREFIXES, expected);
+}
+
+#[test]
 fn a_parameter_of_a_plugin_the_solve_leaves_out_is_named_so() {
     let t = dense(4);
     let settings = ScipBcSettings {
