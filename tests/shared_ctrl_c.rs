@@ -61,9 +61,9 @@ fn ctrl_c_stops_the_mip_rounds_of(backend: &str) {
 }
 
 /// Ignored for its length: CBC's MIP rounds on this file are branch and bounds of
-/// minutes (the test took 171.4 s). A Ctrl+C in branch and bound, outside Clp's
-/// initial LP solves, does not reach CBC: the round is left running after the 2 s grace
-/// (it stopped 2.1 s after the signal). The ordering program's case is
+/// minutes. A Ctrl+C in branch and bound, outside Clp's initial LP solves, does not
+/// reach CBC: the round is left running after the grace of `milp::cbc::STOP_GRACE`.
+/// The ordering program's case is
 /// `ilp_cli::ctrl_c_stops_cbc_where_cbc_itself_would_not`.
 #[test]
 #[ignore = "minutes; see the doc comment"]
