@@ -254,6 +254,9 @@ pub fn forward_stop_to_guarded_solver() {
         return;
     }
     let current = current_disposition();
+    // SIG_DFL, SIG_IGN or an `SA_SIGINFO` handler: nothing to forward to, and no
+    // stand-in goes in front of it here, since without `catch_ctrl_c` a stand-in would
+    // leave a Ctrl+C with no token to stop.
     if matches!(classify(current.sa_sigaction), Handler::Solvers) && !is_plain_function(&current) {
         return;
     }

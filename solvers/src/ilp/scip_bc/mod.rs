@@ -900,8 +900,9 @@ impl ScipBranchAndCut {
     }
 }
 
-/// The names in SCIP of the sink and the start heuristic.
+/// The sink heuristic's name in SCIP.
 const SINK_HEURISTIC: &str = "sink";
+/// The start heuristic's name in SCIP.
 const START_HEURISTIC: &str = "start";
 
 /// The sink heuristic (rounds LP solutions into DAGs) and the start heuristic (submits
