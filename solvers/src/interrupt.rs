@@ -80,9 +80,14 @@ extern "C" fn on_sigint(_: libc::c_int) {
 extern "C" fn stand_in<const LEVEL: usize>(signal: libc::c_int) {
     if !is_a_resent_signal() {
         stop_the_token_or_exit();
-        FORWARDED.store(true, Ordering::SeqCst);
+        // Whoever marks the stop forwarded first (this handler or a waiting thread's
+        // `forward_stop_to_guarded_solver`) re-sends it: one re-sent signal at a time,
+        // so none is taken for a second Ctrl+C.
+        let first = !FORWARDED.swap(true, Ordering::SeqCst);
         if !is_the_guarded_thread() {
-            resend_to_the_guarded_thread();
+            if first {
+                resend_to_the_guarded_thread();
+            }
             return;
         }
     }
@@ -261,8 +266,9 @@ pub fn forward_stop_to_guarded_solver() {
         return;
     }
     let in_force = stand_in_front(&current);
-    if in_force.is_some_and(|level| DISPLACED[level].load(Ordering::SeqCst) != 0) {
-        FORWARDED.store(true, Ordering::SeqCst);
+    if in_force.is_some_and(|level| DISPLACED[level].load(Ordering::SeqCst) != 0)
+        && !FORWARDED.swap(true, Ordering::SeqCst)
+    {
         resend_to_the_guarded_thread();
     }
 }
