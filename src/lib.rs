@@ -63,6 +63,7 @@ pub mod ilp;
 pub mod maxsat;
 pub mod mb;
 pub mod observe;
+pub mod pb_proof;
 pub mod pipeline;
 pub mod proof;
 pub mod report;

@@ -10,6 +10,7 @@ pub mod interrupt;
 pub mod maxsat;
 pub mod milp;
 pub mod stop;
+pub mod veripb;
 
 pub use stop::StopToken;
 

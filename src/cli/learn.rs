@@ -9,6 +9,7 @@ use bnsl::dag_io::{render_dag, DagFormat};
 use bnsl::fio::read_constraints;
 use bnsl::fio::{write_jkl, NameStyle};
 use bnsl::ilp::{engine_kind, Formulation, IlpSettings, KtreeWarmStart, WarmStart};
+use bnsl::pb_proof::write_pb_proof;
 use bnsl::pipeline::{
     default_exact_method, is_data_file, learn, load_problem, InputKind, LearnOptions, Method,
 };
@@ -85,10 +86,15 @@ pub(crate) struct Args {
     #[arg(long, value_enum, value_name = "on|off")]
     pub ihs_seeding: Option<SeedingArg>,
     /// For an optimal answer, write into DIR a proof of its optimality that `bnsl verify
-    /// --proof DIR` (or drat-trim) checks: the CNF "some network costs less" of the
-    /// MaxSAT encoding and varisat's DRAT refutation of it (within --time-limit, again).
+    /// --proof DIR` checks: the formula "some network costs less" of the MaxSAT encoding
+    /// and a refutation of it (within --time-limit, again; see --proof-format).
     #[arg(long, value_name = "DIR")]
     pub proof: Option<PathBuf>,
+    /// The kind of --proof: `drat` (default: varisat's DRAT refutation of the CNF, which
+    /// drat-trim also checks; small tables) or `veripb` (a cutting-planes refutation in
+    /// VeriPB's format, made from a family-ILP certificate; needs HiGHS).
+    #[arg(long, value_enum, value_name = "drat|veripb", requires = "proof")]
+    pub proof_format: Option<ProofFormatArg>,
     /// For an optimal answer, write to FILE a certificate of its optimality that `bnsl
     /// verify --certificate FILE` checks in exact arithmetic with no solver: dual
     /// solutions of the family ILP's LP relaxation (and a branching tree where one does
@@ -117,6 +123,15 @@ impl From<MaxSatAlgorithmArg> for MaxSatAlgorithm {
             MaxSatAlgorithmArg::Ihs => MaxSatAlgorithm::Ihs,
         }
     }
+}
+
+/// The values of `--proof-format`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ProofFormatArg {
+    /// DRAT, from one SAT call.
+    Drat,
+    /// VeriPB 1.2 cutting planes, from a family-ILP certificate.
+    Veripb,
 }
 
 /// The values of `--ihs-seeding`.
@@ -811,22 +826,13 @@ fn certified_scores(
     Ok(path)
 }
 
-/// Writes the certificate of `report`'s optimality to `path` (see
-/// [`bnsl::certificate`]) and notes it in the report (`certificate`).
-fn write_certificate_of(
+/// Runs the certification pass (see [`bnsl::certificate`]) with a progress line every 5 s.
+fn certification_pass(
     table: &ScoreTable,
-    report: &mut LearnReport,
-    scores: &std::path::Path,
-    path: &std::path::Path,
+    dag: &bnsl_formulations::Dag,
     run: &RunLimitArgs,
     stop: &StopToken,
-) -> anyhow::Result<()> {
-    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
-        bail!(
-            "--certificate needs an optimal answer, and this run ended {}",
-            report.status.as_str()
-        );
-    };
+) -> anyhow::Result<bnsl_solvers::ilp::certification::Certified> {
     eprintln!("bnsl: certification pass (LP duals and cluster cuts on HiGHS)");
     let options = CertifyOptions {
         time_limit: run.time_limit.map(Duration::from_secs_f64),
@@ -846,7 +852,69 @@ fn write_certificate_of(
             );
         }
     };
-    let certified = certify_optimum(table, dag, &options, &progress)?;
+    Ok(certify_optimum(table, dag, &options, &progress)?)
+}
+
+/// Writes a cutting-planes proof of `report`'s optimality into `dir` (see
+/// [`bnsl::pb_proof`]), from a certificate made for it, and notes it in the report.
+fn prove_by_cutting_planes(
+    table: &ScoreTable,
+    report: &mut LearnReport,
+    dir: &std::path::Path,
+    run: &RunLimitArgs,
+    stop: &StopToken,
+) -> anyhow::Result<()> {
+    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
+        bail!(
+            "--proof needs an optimal answer, and this run ended {}",
+            report.status.as_str()
+        );
+    };
+    let certified = certification_pass(table, dag, run, stop)?;
+    let written = write_pb_proof(table, &certified.certificate, dir)?;
+    eprintln!(
+        "bnsl: proof written to {}: {} constraints, {} steps, from a certificate of {} LPs ({:.2} s); \
+         check it with bnsl verify --scores SCORES --dag DAG --proof {}",
+        dir.display(),
+        written.constraints,
+        written.steps,
+        certified.lp_solves,
+        certified.time_s,
+        dir.display()
+    );
+    report.extra.insert(
+        "proof".into(),
+        serde_json::json!({
+            "dir": dir.display().to_string(),
+            "format": "veripb",
+            "cost": written.cost,
+            "bound": written.bound.to_string(),
+            "constraints": written.constraints,
+            "steps": written.steps,
+            "leaves": written.leaves,
+            "time_s": certified.time_s,
+        }),
+    );
+    Ok(())
+}
+
+/// Writes the certificate of `report`'s optimality to `path` (see
+/// [`bnsl::certificate`]) and notes it in the report (`certificate`).
+fn write_certificate_of(
+    table: &ScoreTable,
+    report: &mut LearnReport,
+    scores: &std::path::Path,
+    path: &std::path::Path,
+    run: &RunLimitArgs,
+    stop: &StopToken,
+) -> anyhow::Result<()> {
+    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
+        bail!(
+            "--certificate needs an optimal answer, and this run ended {}",
+            report.status.as_str()
+        );
+    };
+    let certified = certification_pass(table, dag, run, stop)?;
     let check = certified
         .certificate
         .check(table)
@@ -971,7 +1039,12 @@ pub(super) fn run(args: Args) -> anyhow::Result<ExitCode> {
     interrupt::catch_ctrl_c(&options.stop);
     let mut report = learn(&table, &options, &observer)?;
     if let Some(dir) = &args.proof {
-        prove(&table, &mut report, dir, &args.run, &options.stop)?;
+        match args.proof_format.unwrap_or(ProofFormatArg::Drat) {
+            ProofFormatArg::Drat => prove(&table, &mut report, dir, &args.run, &options.stop)?,
+            ProofFormatArg::Veripb => {
+                prove_by_cutting_planes(&table, &mut report, dir, &args.run, &options.stop)?
+            }
+        }
     }
     if let Some(path) = &args.certificate {
         let scores = certified_scores(&args, &table, path)?;

@@ -10,6 +10,7 @@ use bnsl::data::load_data;
 use bnsl::fio::read_scores;
 use bnsl::formulations::treewidth::moral_graph;
 use bnsl::formulations::{Dag, ScoreTable};
+use bnsl::pb_proof::{check_pb_proof, is_pb_proof};
 use bnsl::proof::check_proof;
 use bnsl::scores::LocalScorer;
 use bnsl::treewidth::{answer_limits, dag_treewidth, read_decomposition};
@@ -44,9 +45,10 @@ pub(crate) struct Args {
     /// -o` write it), checked bag by bag against the moral graph.
     #[arg(long, value_name = "FILE", requires = "treewidth")]
     pub decomposition: Option<PathBuf>,
-    /// A proof of the DAG's optimality written by `bnsl learn --proof DIR`: its CNF is
-    /// rebuilt from --scores and the DAG and compared, and its DRAT refutation checked
-    /// by bnsl's own checker (not the solver that wrote it).
+    /// A proof of the DAG's optimality written by `bnsl learn --proof DIR`: its formula
+    /// (CNF, or OPB for `--proof-format veripb`) is rebuilt from --scores and the DAG and
+    /// compared, and its refutation (DRAT, or VeriPB cutting planes) checked by bnsl's
+    /// own checker (not the program that wrote it).
     #[arg(long, value_name = "DIR", requires = "scores")]
     pub proof: Option<PathBuf>,
     /// A certificate of the DAG's optimality written by `bnsl learn --certificate
@@ -166,12 +168,20 @@ pub(super) fn run(args: Args) -> anyhow::Result<()> {
                 format!("{} fails against {}", dag_path.display(), path.display())
             })?;
             if let Some(dir) = &args.proof {
-                let checked = check_proof(&table, &dag, dir)
-                    .with_context(|| format!("the proof in {} is rejected", dir.display()))?;
-                eprintln!(
-                    "proof checked: {} lemmas ({} by RAT), {} deletions",
-                    checked.lemmas, checked.rat_lemmas, checked.deletions
-                );
+                let rejected = || format!("the proof in {} is rejected", dir.display());
+                if is_pb_proof(dir) {
+                    let checked = check_pb_proof(&table, &dag, dir).with_context(rejected)?;
+                    eprintln!(
+                        "proof checked (cutting planes): {} formula constraints, {} steps by reverse unit propagation, {} linear combinations",
+                        checked.formula, checked.rup, checked.pol
+                    );
+                } else {
+                    let checked = check_proof(&table, &dag, dir).with_context(rejected)?;
+                    eprintln!(
+                        "proof checked: {} lemmas ({} by RAT), {} deletions",
+                        checked.lemmas, checked.rat_lemmas, checked.deletions
+                    );
+                }
             }
             (score, dag, table.names().to_vec())
         }
