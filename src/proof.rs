@@ -51,7 +51,7 @@ pub enum ProofError {
     #[error("the DAG is not optimal: a network of lower cost satisfies the bound's formula")]
     NotOptimal,
     /// The refutation hit the time limit or was stopped.
-    #[error("the refutation was stopped before it finished (time limit or Ctrl+C); no proof was written")]
+    #[error("the refutation was stopped before it finished (time limit or Ctrl+C); no proof was written (beyond about a dozen variables, --proof-format veripb proves by cutting planes instead)")]
     Stopped,
     /// `bound.cnf` is not the formula of this table and DAG.
     #[error("{path}: {why}")]

@@ -77,17 +77,6 @@ struct Linear {
 }
 
 impl Linear {
-    fn of(c: &Constraint) -> Option<Linear> {
-        let mut linear = Linear {
-            coefs: BTreeMap::new(),
-            degree: c.degree,
-        };
-        for &(lit, a) in &c.terms {
-            linear.add_term(lit, a)?;
-        }
-        Some(linear)
-    }
-
     /// Adds `a · lit` to the left side (`a · ¬x = a − a · x`).
     fn add_term(&mut self, lit: Lit, a: i128) -> Option<()> {
         let entry = self.coefs.entry(lit.abs()).or_insert(0);
@@ -97,14 +86,6 @@ impl Linear {
             *entry = entry.checked_sub(a)?;
             self.degree = self.degree.checked_sub(a)?;
         }
-        Some(())
-    }
-
-    fn add(&mut self, other: &Linear) -> Option<()> {
-        for (&x, &a) in &other.coefs {
-            self.add_term(x, a)?;
-        }
-        self.degree = self.degree.checked_add(other.degree)?;
         Some(())
     }
 
@@ -130,6 +111,46 @@ impl Constraint {
         self.terms
             .iter()
             .try_fold(0i128, |s, &(_, a)| s.checked_add(a))
+    }
+
+    /// The sum of two constraints, normalised (`a · l + b · ¬l = (a − b) · l + b`).
+    fn plus(&self, other: &Constraint) -> Option<Constraint> {
+        let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
+        let mut degree = self.degree.checked_add(other.degree)?;
+        let (mut i, mut j) = (0, 0);
+        while i < self.terms.len() || j < other.terms.len() {
+            let (a, b) = (self.terms.get(i), other.terms.get(j));
+            match (a, b) {
+                (Some(&(la, ca)), Some(&(lb, cb))) if la.abs() == lb.abs() => {
+                    i += 1;
+                    j += 1;
+                    if la == lb {
+                        terms.push((la, ca.checked_add(cb)?));
+                    } else {
+                        degree = degree.checked_sub(ca.min(cb))?;
+                        match ca.cmp(&cb) {
+                            std::cmp::Ordering::Greater => terms.push((la, ca - cb)),
+                            std::cmp::Ordering::Less => terms.push((lb, cb - ca)),
+                            std::cmp::Ordering::Equal => {}
+                        }
+                    }
+                }
+                (Some(&ta), Some(&tb)) if ta.0.abs() < tb.0.abs() => {
+                    terms.push(ta);
+                    i += 1;
+                }
+                (Some(&ta), None) => {
+                    terms.push(ta);
+                    i += 1;
+                }
+                (_, Some(&tb)) => {
+                    terms.push(tb);
+                    j += 1;
+                }
+                (None, None) => unreachable!("the loop runs while a term is left"),
+            }
+        }
+        Some(Constraint { terms, degree })
     }
 
     fn is_contradiction(&self) -> bool {
@@ -315,12 +336,11 @@ impl Database {
 
     /// Takes constraints out of propagation (between checks, at the root trail).
     fn delete(&mut self, ids: &[usize]) {
-        let gone: std::collections::HashSet<usize> = ids.iter().copied().collect();
         for &id in ids {
             self.deleted[id] = true;
             for k in 0..self.constraints[id].terms.len() {
                 let l = self.constraints[id].terms[k].0;
-                self.occurrences[slot(l)].retain(|(other, _)| !gone.contains(other));
+                self.occurrences[slot(l)].retain(|(other, _)| !ids.contains(other));
             }
         }
     }
@@ -563,10 +583,7 @@ fn polish(db: &Database, words: &[&str]) -> Result<Constraint, String> {
             "+" => {
                 let b = stack.pop().ok_or("`+` needs two constraints")?;
                 let a = stack.pop().ok_or("`+` needs two constraints")?;
-                let mut sum = Linear::of(&a).ok_or_else(range)?;
-                sum.add(&Linear::of(&b).ok_or_else(range)?)
-                    .ok_or_else(range)?;
-                stack.push(sum.normalised().ok_or_else(range)?);
+                stack.push(a.plus(&b).ok_or_else(range)?);
             }
             "s" => {
                 let top = stack.pop().ok_or("`s` needs a constraint")?;

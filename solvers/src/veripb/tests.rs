@@ -65,10 +65,20 @@ fn negative_coefficients_and_negated_literals_normalise_alike() {
     let b = parse_constraint(&["2", "~x1", "1", "x2", ">=", "1", ";"]).unwrap();
     assert_eq!(a, b);
     // x1 + ~x1 is the constant 1.
-    let mut l = Linear::of(&parse_constraint(&["1", "x1", ">=", "0", ";"]).unwrap()).unwrap();
-    l.add(&Linear::of(&parse_constraint(&["1", "~x1", ">=", "0", ";"]).unwrap()).unwrap())
+    let x = parse_constraint(&["1", "x1", "2", "x2", ">=", "0", ";"]).unwrap();
+    let not_x = parse_constraint(&["1", "~x1", "3", "x3", ">=", "0", ";"]).unwrap();
+    let c = x.plus(&not_x).unwrap();
+    assert_eq!(c.terms, vec![(2, 2), (3, 3)]);
+    assert_eq!(c.degree, -1);
+    let d = parse_constraint(&["3", "x1", ">=", "1", ";"])
+        .unwrap()
+        .plus(&parse_constraint(&["1", "~x1", ">=", "0", ";"]).unwrap())
         .unwrap();
-    let c = l.normalised().unwrap();
+    assert_eq!((d.terms, d.degree), (vec![(1, 2)], 0));
+    let c = parse_constraint(&["1", "x1", ">=", "0", ";"])
+        .unwrap()
+        .plus(&parse_constraint(&["1", "~x1", ">=", "0", ";"]).unwrap())
+        .unwrap();
     assert!(c.terms.is_empty() && c.degree == -1);
 }
 
