@@ -4,7 +4,7 @@
 //! [`crate::proof`] serve the small ones).
 //!
 //! A proof of a DAG `D` of cost `c` is a directory:
-//! - `bound.opb`: the hard clauses of the table's MaxSAT encoding ([`encode_bnsl`] of the
+//! - `bound.opb`: the hard clauses of the table's MaxSAT encoding (`encode_bnsl` of the
 //!   table without dominated candidates), each node's "at most one parent set" as one
 //!   pseudo-Boolean constraint `Σ ¬x ≥ m − 1` (the sequential counter among the clauses
 //!   says the same), and the objective bound `Σ w · x ≤ K`, written `Σ w · ¬x ≥ Σ w − K`
@@ -40,71 +40,24 @@
 //! line, and checks `bound.pbp` with bnsl's own checker ([`check_veripb`]), which shares
 //! no code with the writer; VeriPB checks the same two files.
 
+use crate::proof::{io_error, pruned_encoding_and_cost, ProofError};
 use bnsl_formulations::family::certificate::{
     fixed::PLACES, ClusterDual, DualCertificate, LeafDual, PackingDual, Restriction, TreeItem,
 };
-use bnsl_formulations::maxsat::bnsl::{encode_bnsl, BnslEncoding};
+use bnsl_formulations::maxsat::bnsl::BnslEncoding;
 use bnsl_formulations::maxsat::Lit;
 use bnsl_formulations::{Dag, ScoreTable, VarSet};
-use bnsl_solvers::veripb::{check_veripb, VeripbError, VeripbSummary};
+use bnsl_solvers::veripb::{check_veripb, VeripbSummary};
 use serde_json::json;
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The file names inside a proof directory.
 const OPB: &str = "bound.opb";
 const PBP: &str = "bound.pbp";
 const META: &str = "proof.json";
-
-/// Why a cutting-planes proof could not be written or was rejected.
-#[derive(Debug, thiserror::Error)]
-pub enum PbProofError {
-    /// A file of the proof could not be written or read.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The cause.
-        source: std::io::Error,
-    },
-    /// The DAG is not made of the table's candidates (after dominated ones are dropped).
-    #[error("the DAG is not a network of the score table's candidates (dominated parent sets dropped): it cannot be optimal")]
-    NotCandidates,
-    /// A leaf of the certificate does not reach the proof's bound.
-    #[error("leaf {leaf} of the certificate bounds the cost by {bound} (in 10^-12), not above {needed}: it does not show the DAG optimal")]
-    WeakLeaf {
-        /// The leaf, from 0 in preorder.
-        leaf: usize,
-        /// What its duals give.
-        bound: i128,
-        /// What the proof needs them to exceed.
-        needed: i128,
-    },
-    /// The certificate's tree is not a complete preorder.
-    #[error("the certificate's tree is not complete")]
-    Shape,
-    /// A sum left 128-bit integers.
-    #[error("a coefficient of the proof is out of range")]
-    Overflow,
-    /// `bound.opb` is not the formula of this table and DAG.
-    #[error("{path}: {why}")]
-    WrongFormula {
-        /// The file.
-        path: PathBuf,
-        /// How it differs.
-        why: String,
-    },
-    /// The proof was rejected.
-    #[error("{path}: {source}")]
-    Rejected {
-        /// The file.
-        path: PathBuf,
-        /// The checker's reason.
-        source: VeripbError,
-    },
-}
 
 /// What a written proof holds.
 #[derive(Clone, Debug, PartialEq)]
@@ -151,16 +104,8 @@ fn literal(l: Lit) -> String {
     }
 }
 
-fn formula(table: &ScoreTable, dag: &Dag) -> Result<(ScoreTable, Formula), PbProofError> {
-    let (pruned, _) = table.without_dominated();
-    let encoding = encode_bnsl(&pruned);
-    let value = encoding
-        .assignment(&pruned, dag)
-        .ok_or(PbProofError::NotCandidates)?;
-    let cost = encoding
-        .wcnf
-        .cost(&value)
-        .ok_or(PbProofError::NotCandidates)?;
+fn formula(table: &ScoreTable, dag: &Dag) -> Result<(ScoreTable, Formula), ProofError> {
+    let (pruned, encoding, cost) = pruned_encoding_and_cost(table, dag)?;
     let n = pruned.n();
     let tolerance = 10i128.pow(encoding.digits.saturating_sub(6)) + n as i128;
     let bound = i128::from(cost) - 1 - tolerance;
@@ -409,7 +354,7 @@ impl Prover<'_> {
     }
 
     /// The clause "some candidate `side` forbids is taken" of a leaf (step 3).
-    fn leaf(&mut self, dual: &LeafDual, side: &Restriction) -> Result<usize, PbProofError> {
+    fn leaf(&mut self, dual: &LeafDual, side: &Restriction) -> Result<usize, ProofError> {
         let n = self.table.n();
         let forbidden = self.forbidden(side);
         let allowed: Vec<Vec<usize>> = (0..n)
@@ -436,7 +381,7 @@ impl Prover<'_> {
         &mut self,
         dual: &LeafDual,
         allowed: &[Vec<usize>],
-    ) -> Result<usize, PbProofError> {
+    ) -> Result<usize, ProofError> {
         let scale = 10i128.pow(PLACES - self.f.encoding.digits);
         let clusters: Vec<(&ClusterDual, usize)> = dual
             .clusters
@@ -454,13 +399,11 @@ impl Prover<'_> {
         let mut total: i128 = 0;
         for (c, id) in &clusters {
             let _ = write!(line, " {id} {} * +", c.lambda.0);
-            total = total
-                .checked_add(c.lambda.0)
-                .ok_or(PbProofError::Overflow)?;
+            total = total.checked_add(c.lambda.0).ok_or(ProofError::Overflow)?;
         }
         for (p, id) in &packings {
             let _ = write!(line, " {id} {} * +", p.mu.0);
-            total = total.checked_sub(p.mu.0).ok_or(PbProofError::Overflow)?;
+            total = total.checked_sub(p.mu.0).ok_or(ProofError::Overflow)?;
         }
         for (v, fams) in allowed.iter().enumerate() {
             let mut a_v: Option<i128> = None;
@@ -469,7 +412,7 @@ impl Prover<'_> {
                 a_v = Some(a_v.map_or(value, |a| a.min(value)));
             }
             let a_v = a_v.expect("every node has an allowed candidate here");
-            total = total.checked_add(a_v).ok_or(PbProofError::Overflow)?;
+            total = total.checked_add(a_v).ok_or(ProofError::Overflow)?;
             match a_v.cmp(&0) {
                 std::cmp::Ordering::Greater => {
                     let _ = write!(line, " {} {a_v} * +", self.f.at_least_one[v]);
@@ -484,9 +427,9 @@ impl Prover<'_> {
             .f
             .bound
             .checked_mul(scale)
-            .ok_or(PbProofError::Overflow)?;
+            .ok_or(ProofError::Overflow)?;
         if total <= needed {
-            return Err(PbProofError::WeakLeaf {
+            return Err(ProofError::WeakLeaf {
                 leaf: self.leaf,
                 bound: total,
                 needed,
@@ -503,20 +446,18 @@ impl Prover<'_> {
         scale: i128,
         clusters: &[(&ClusterDual, usize)],
         packings: &[(&PackingDual, usize)],
-    ) -> Result<i128, PbProofError> {
+    ) -> Result<i128, ProofError> {
         let parents = &self.table.candidates(v)[i].parents;
         let w = i128::from(self.f.weight.get(&self.x(v, i)).copied().unwrap_or(0));
-        let mut value = w.checked_mul(scale).ok_or(PbProofError::Overflow)?;
+        let mut value = w.checked_mul(scale).ok_or(ProofError::Overflow)?;
         for (c, _) in clusters {
             if c.cluster.contains(v) && !parents.intersects(&c.cluster) {
-                value = value
-                    .checked_sub(c.lambda.0)
-                    .ok_or(PbProofError::Overflow)?;
+                value = value.checked_sub(c.lambda.0).ok_or(ProofError::Overflow)?;
             }
         }
         for (p, _) in packings {
             if p.nodes.contains(v) && p.nodes.without(v).is_subset(parents) {
-                value = value.checked_add(p.mu.0).ok_or(PbProofError::Overflow)?;
+                value = value.checked_add(p.mu.0).ok_or(ProofError::Overflow)?;
             }
         }
         Ok(value)
@@ -539,8 +480,8 @@ impl Prover<'_> {
         tree: &[TreeItem],
         at: &mut usize,
         side: &Restriction,
-    ) -> Result<usize, PbProofError> {
-        let item = tree.get(*at).ok_or(PbProofError::Shape)?;
+    ) -> Result<usize, ProofError> {
+        let item = tree.get(*at).ok_or(ProofError::Shape)?;
         *at += 1;
         match item {
             TreeItem::Leaf(dual) => self.leaf(dual, side),
@@ -556,20 +497,13 @@ impl Prover<'_> {
     }
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> PbProofError + '_ {
-    move |source| PbProofError::Io {
-        path: path.to_path_buf(),
-        source,
-    }
-}
-
 /// Writes the cutting-planes proof that `certificate.dag` is optimal for `table` into
 /// `dir` (created if needed), following the certificate (see the module doc).
 pub fn write_pb_proof(
     table: &ScoreTable,
     certificate: &DualCertificate,
     dir: &Path,
-) -> Result<PbProofWritten, PbProofError> {
+) -> Result<PbProofWritten, ProofError> {
     let (pruned, f) = formula(table, &certificate.dag)?;
     let mut prover = Prover {
         table: &pruned,
@@ -589,7 +523,7 @@ pub fn write_pb_proof(
         let mut at = 0;
         let root = prover.subtree(&certificate.tree, &mut at, &Restriction::none(pruned.n()))?;
         if at != certificate.tree.len() {
-            return Err(PbProofError::Shape);
+            return Err(ProofError::Shape);
         }
         root
     };
@@ -627,7 +561,7 @@ pub fn check_pb_proof(
     table: &ScoreTable,
     dag: &Dag,
     dir: &Path,
-) -> Result<VeripbSummary, PbProofError> {
+) -> Result<VeripbSummary, ProofError> {
     let (_, f) = formula(table, dag)?;
     let opb_path = dir.join(OPB);
     let text = fs::read_to_string(&opb_path).map_err(io_error(&opb_path))?;
@@ -637,7 +571,7 @@ pub fn check_pb_proof(
         .enumerate()
         .find(|(_, (a, b))| a != b)
     {
-        return Err(PbProofError::WrongFormula {
+        return Err(ProofError::WrongFormula {
             path: opb_path,
             why: format!(
                 "line {} is not the bound formula of this table and DAG (expected {} characters starting {:?}, found {:?})",
@@ -649,7 +583,7 @@ pub fn check_pb_proof(
         });
     }
     if text.lines().count() != f.text.lines().count() {
-        return Err(PbProofError::WrongFormula {
+        return Err(ProofError::WrongFormula {
             path: opb_path,
             why: format!(
                 "{} lines, where the bound formula of this table and DAG has {}",
@@ -660,7 +594,7 @@ pub fn check_pb_proof(
     }
     let pbp_path = dir.join(PBP);
     let proof = fs::read_to_string(&pbp_path).map_err(io_error(&pbp_path))?;
-    check_veripb(&f.text, &proof).map_err(|source| PbProofError::Rejected {
+    check_veripb(&f.text, &proof).map_err(|source| ProofError::RejectedSteps {
         path: pbp_path,
         source,
     })

@@ -33,7 +33,8 @@ const CNF: &str = "bound.cnf";
 const DRAT: &str = "bound.drat";
 const META: &str = "proof.json";
 
-/// Why a proof could not be written or was rejected.
+/// Why a proof (DRAT, or cutting planes: [`crate::pb_proof`]) could not be written or was
+/// rejected.
 #[derive(Debug, thiserror::Error)]
 pub enum ProofError {
     /// A file of the proof could not be written or read.
@@ -69,6 +70,30 @@ pub enum ProofError {
         /// The checker's reason.
         source: bnsl_solvers::drat::DratError,
     },
+    /// The cutting-planes proof was rejected.
+    #[error("{path}: {source}")]
+    RejectedSteps {
+        /// The file.
+        path: PathBuf,
+        /// The checker's reason.
+        source: bnsl_solvers::veripb::VeripbError,
+    },
+    /// A leaf of the certificate does not reach the cutting-planes proof's bound.
+    #[error("leaf {leaf} of the certificate bounds the cost by {bound} (in 10^-12), not above {needed}: it does not show the DAG optimal")]
+    WeakLeaf {
+        /// The leaf, from 0 in preorder.
+        leaf: usize,
+        /// What its duals give.
+        bound: i128,
+        /// What the proof needs them to exceed.
+        needed: i128,
+    },
+    /// The certificate's tree is not a complete preorder.
+    #[error("the certificate's tree is not complete")]
+    Shape,
+    /// A coefficient of a cutting-planes proof left 128-bit integers.
+    #[error("a coefficient of the proof is out of range")]
+    Overflow,
 }
 
 /// What a written proof holds.
@@ -84,8 +109,12 @@ pub struct ProofWritten {
     pub time_s: f64,
 }
 
-/// The encoding a proof is about, and the DAG's cost in it.
-fn encoding_and_cost(table: &ScoreTable, dag: &Dag) -> Result<(BnslEncoding, u64), ProofError> {
+/// The table a proof is about (without dominated candidates), its encoding, and the DAG's
+/// cost in it.
+pub(crate) fn pruned_encoding_and_cost(
+    table: &ScoreTable,
+    dag: &Dag,
+) -> Result<(ScoreTable, BnslEncoding, u64), ProofError> {
     let (pruned, _) = table.without_dominated();
     let encoding = encode_bnsl(&pruned);
     let value = encoding
@@ -95,7 +124,7 @@ fn encoding_and_cost(table: &ScoreTable, dag: &Dag) -> Result<(BnslEncoding, u64
         .wcnf
         .cost(&value)
         .ok_or(ProofError::NotCandidates)?;
-    Ok((encoding, cost))
+    Ok((pruned, encoding, cost))
 }
 
 /// The formula "cost ≤ `cost` − 1", or `None` at cost 0 (every node takes its best
@@ -104,7 +133,7 @@ fn bound_formula(encoding: &BnslEncoding, cost: u64) -> Option<(u32, Vec<Vec<Lit
     (cost > 0).then(|| bounded_cost_cnf(&encoding.wcnf, cost - 1))
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ProofError + '_ {
+pub(crate) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ProofError + '_ {
     move |source| ProofError::Io {
         path: path.to_path_buf(),
         source,
@@ -122,7 +151,7 @@ pub fn write_proof(
 ) -> Result<ProofWritten, ProofError> {
     let start = Instant::now();
     fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let (encoding, cost) = encoding_and_cost(table, dag)?;
+    let (_, encoding, cost) = pruned_encoding_and_cost(table, dag)?;
     let (num_vars, clauses) = bound_formula(&encoding, cost).unwrap_or((0, Vec::new()));
     let cnf_path = dir.join(CNF);
     let comments = [
@@ -172,7 +201,7 @@ pub fn write_proof(
 /// Checks the proof in `dir` that `dag` is optimal for `table`: the formula rebuilt and
 /// compared with `bound.cnf`, then `bound.drat` checked against it.
 pub fn check_proof(table: &ScoreTable, dag: &Dag, dir: &Path) -> Result<DratSummary, ProofError> {
-    let (encoding, cost) = encoding_and_cost(table, dag)?;
+    let (_, encoding, cost) = pruned_encoding_and_cost(table, dag)?;
     let cnf_path = dir.join(CNF);
     let text = fs::read_to_string(&cnf_path).map_err(io_error(&cnf_path))?;
     let wrong = |why: String| ProofError::WrongFormula {

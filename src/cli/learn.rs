@@ -764,6 +764,20 @@ fn no_dag_note(report: &LearnReport, options: &LearnOptions, limit: Option<f64>)
     ))
 }
 
+/// The DAG of an optimal answer, which `flag` (a proof or certificate) needs.
+fn optimal_dag<'r>(
+    report: &'r LearnReport,
+    flag: &str,
+) -> anyhow::Result<&'r bnsl_formulations::Dag> {
+    match (report.status, &report.dag) {
+        (Status::Optimal, Some(dag)) => Ok(dag),
+        _ => bail!(
+            "{flag} needs an optimal answer, and this run ended {}",
+            report.status.as_str()
+        ),
+    }
+}
+
 /// Writes the proof of `report`'s optimality into `dir` (see [`bnsl::proof`]) and notes
 /// it in the report (`proof`).
 fn prove(
@@ -773,12 +787,7 @@ fn prove(
     run: &RunLimitArgs,
     stop: &StopToken,
 ) -> anyhow::Result<()> {
-    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
-        bail!(
-            "--proof needs an optimal answer, and this run ended {}",
-            report.status.as_str()
-        );
-    };
+    let dag = optimal_dag(report, "--proof")?;
     eprintln!(
         "bnsl: writing the proof of optimality into {}",
         dir.display()
@@ -864,12 +873,7 @@ fn prove_by_cutting_planes(
     run: &RunLimitArgs,
     stop: &StopToken,
 ) -> anyhow::Result<()> {
-    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
-        bail!(
-            "--proof needs an optimal answer, and this run ended {}",
-            report.status.as_str()
-        );
-    };
+    let dag = optimal_dag(report, "--proof")?;
     let certified = certification_pass(table, dag, run, stop)?;
     let written = write_pb_proof(table, &certified.certificate, dir)?;
     eprintln!(
@@ -908,12 +912,7 @@ fn write_certificate_of(
     run: &RunLimitArgs,
     stop: &StopToken,
 ) -> anyhow::Result<()> {
-    let (Status::Optimal, Some(dag)) = (report.status, &report.dag) else {
-        bail!(
-            "--certificate needs an optimal answer, and this run ended {}",
-            report.status.as_str()
-        );
-    };
+    let dag = optimal_dag(report, "--certificate")?;
     let certified = certification_pass(table, dag, run, stop)?;
     let check = certified
         .certificate
