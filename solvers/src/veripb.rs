@@ -21,8 +21,6 @@
 //! Constraints are kept normalised: positive coefficients on literals, one literal per
 //! variable, and a degree; sums that leave 128-bit integers are rejected.
 
-use std::collections::BTreeMap;
-
 /// A literal: variable `|l|` (from 1), negated when `l < 0`.
 type Lit = i64;
 
@@ -69,43 +67,6 @@ pub enum VeripbError {
     NoContradiction,
 }
 
-/// Linear form `Σ c_x · x ≥ degree` over variables, coefficients of either sign.
-#[derive(Clone, Debug, Default)]
-struct Linear {
-    coefs: BTreeMap<i64, i128>,
-    degree: i128,
-}
-
-impl Linear {
-    /// Adds `a · lit` to the left side (`a · ¬x = a − a · x`).
-    fn add_term(&mut self, lit: Lit, a: i128) -> Option<()> {
-        let entry = self.coefs.entry(lit.abs()).or_insert(0);
-        if lit > 0 {
-            *entry = entry.checked_add(a)?;
-        } else {
-            *entry = entry.checked_sub(a)?;
-            self.degree = self.degree.checked_sub(a)?;
-        }
-        Some(())
-    }
-
-    fn normalised(&self) -> Option<Constraint> {
-        let mut degree = self.degree;
-        let mut terms = Vec::new();
-        for (&x, &a) in &self.coefs {
-            match a.cmp(&0) {
-                std::cmp::Ordering::Greater => terms.push((x, a)),
-                std::cmp::Ordering::Less => {
-                    degree = degree.checked_sub(a)?;
-                    terms.push((-x, a.checked_neg()?));
-                }
-                std::cmp::Ordering::Equal => {}
-            }
-        }
-        Some(Constraint { terms, degree })
-    }
-}
-
 impl Constraint {
     fn sum_of_coefficients(&self) -> Option<i128> {
         self.terms
@@ -113,44 +74,44 @@ impl Constraint {
             .try_fold(0i128, |s, &(_, a)| s.checked_add(a))
     }
 
-    /// The sum of two constraints, normalised (`a · l + b · ¬l = (a − b) · l + b`).
+    /// The sum of two constraints, normalised.
     fn plus(&self, other: &Constraint) -> Option<Constraint> {
-        let mut terms = Vec::with_capacity(self.terms.len() + other.terms.len());
-        let mut degree = self.degree.checked_add(other.degree)?;
-        let (mut i, mut j) = (0, 0);
-        while i < self.terms.len() || j < other.terms.len() {
-            let (a, b) = (self.terms.get(i), other.terms.get(j));
-            match (a, b) {
-                (Some(&(la, ca)), Some(&(lb, cb))) if la.abs() == lb.abs() => {
-                    i += 1;
-                    j += 1;
-                    if la == lb {
-                        terms.push((la, ca.checked_add(cb)?));
-                    } else {
-                        degree = degree.checked_sub(ca.min(cb))?;
-                        match ca.cmp(&cb) {
-                            std::cmp::Ordering::Greater => terms.push((la, ca - cb)),
-                            std::cmp::Ordering::Less => terms.push((lb, cb - ca)),
-                            std::cmp::Ordering::Equal => {}
-                        }
+        let mut sum = Constraint {
+            terms: Vec::with_capacity(self.terms.len() + other.terms.len()),
+            degree: self.degree.checked_add(other.degree)?,
+        };
+        let (mut a, mut b) = (self.terms.iter().peekable(), other.terms.iter().peekable());
+        loop {
+            let next = match (a.peek(), b.peek()) {
+                (Some(ta), Some(tb)) if ta.0.abs() <= tb.0.abs() => a.next(),
+                (Some(_), Some(_)) | (None, Some(_)) => b.next(),
+                (Some(_), None) => a.next(),
+                (None, None) => return Some(sum),
+            };
+            let &(l, c) = next.expect("a term was peeked");
+            sum.push_term(l, c)?;
+        }
+    }
+
+    /// Appends `c · l` to terms sorted by variable, merging it with the last term when
+    /// that is on the same variable (`a · l + b · ¬l = (a − b) · l + b`).
+    fn push_term(&mut self, l: Lit, c: i128) -> Option<()> {
+        match self.terms.last_mut() {
+            _ if c == 0 => {}
+            Some(last) if last.0 == l => last.1 = last.1.checked_add(c)?,
+            Some(last) if last.0 == -l => {
+                self.degree = self.degree.checked_sub(last.1.min(c))?;
+                match last.1.cmp(&c) {
+                    std::cmp::Ordering::Greater => last.1 -= c,
+                    std::cmp::Ordering::Less => *last = (l, c - last.1),
+                    std::cmp::Ordering::Equal => {
+                        self.terms.pop();
                     }
                 }
-                (Some(&ta), Some(&tb)) if ta.0.abs() < tb.0.abs() => {
-                    terms.push(ta);
-                    i += 1;
-                }
-                (Some(&ta), None) => {
-                    terms.push(ta);
-                    i += 1;
-                }
-                (_, Some(&tb)) => {
-                    terms.push(tb);
-                    j += 1;
-                }
-                (None, None) => unreachable!("the loop runs while a term is left"),
             }
+            _ => self.terms.push((l, c)),
         }
-        Some(Constraint { terms, degree })
+        Some(())
     }
 
     fn is_contradiction(&self) -> bool {
@@ -228,26 +189,37 @@ fn parse_constraint(words: &[&str]) -> Result<Constraint, String> {
     if ge % 2 != 0 {
         return Err("coefficients and literals must come in pairs".into());
     }
-    let mut linear = Linear {
-        coefs: BTreeMap::new(),
-        degree,
-    };
+    // `a · l` with `a < 0` is `|a| · ¬l − |a|`.
+    let mut terms = Vec::with_capacity(ge / 2);
+    let mut constant: i128 = 0;
     for pair in words[..ge].chunks(2) {
         let a: i128 = pair[0]
             .parse()
             .map_err(|_| format!("`{}` is not an integer coefficient", pair[0]))?;
         let lit = parse_literal(pair[1])?;
-        // `a · l` with `a < 0` is `|a| · ¬l − |a|`.
         if a >= 0 {
-            linear.add_term(lit, a)
+            terms.push((lit, a));
         } else {
-            linear
-                .add_term(-lit, -a)
-                .and_then(|()| linear.degree.checked_sub(a).map(|d| linear.degree = d))
+            terms.push((
+                -lit,
+                a.checked_neg().ok_or("a coefficient is out of range")?,
+            ));
+            constant = constant
+                .checked_add(a)
+                .ok_or("a coefficient is out of range")?;
         }
-        .ok_or("a coefficient is out of range")?;
     }
-    linear.normalised().ok_or_else(|| "out of range".into())
+    terms.sort_by_key(|&(l, _)| l.abs());
+    let mut c = Constraint {
+        terms: Vec::with_capacity(terms.len()),
+        degree: degree
+            .checked_sub(constant)
+            .ok_or("the degree is out of range")?,
+    };
+    for (l, a) in terms {
+        c.push_term(l, a).ok_or("a coefficient is out of range")?;
+    }
+    Ok(c)
 }
 
 fn parse_literal(word: &str) -> Result<Lit, String> {
@@ -425,7 +397,7 @@ impl Database {
 
 /// Checks `proof` (VeriPB 1.2, the rules in the module doc) against the OPB `formula`.
 pub fn check_veripb(formula: &str, proof: &str) -> Result<VeripbSummary, VeripbError> {
-    let axioms = parse_formula(formula)?;
+    let mut axioms = parse_formula(formula)?;
     let mut db = Database::default();
     let mut summary = VeripbSummary {
         formula: axioms.len(),
@@ -466,8 +438,8 @@ pub fn check_veripb(formula: &str, proof: &str) -> Result<VeripbSummary, VeripbE
                         axioms.len()
                     )));
                 }
-                for c in &axioms {
-                    db.add(c.clone())
+                for c in std::mem::take(&mut axioms) {
+                    db.add(c)
                         .ok_or_else(|| step("a formula constraint is out of range".into()))?;
                 }
                 loaded = true;
