@@ -86,10 +86,7 @@ struct Formula {
     bound: i128,
     text: String,
     constraints: usize,
-    /// Id of each hard clause, by its sorted literals.
-    clause_ids: HashMap<Vec<Lit>, usize>,
-    /// Id of each node's at-least-one clause and at-most-one row.
-    at_least_one: Vec<usize>,
+    /// Id of each node's at-most-one row.
     at_most_one: Vec<usize>,
     objective: usize,
     /// Each variable's weight.
@@ -122,22 +119,14 @@ fn formula(table: &ScoreTable, dag: &Dag) -> Result<(ScoreTable, Formula), Proof
          (weights are score differences times 10^{}, rounded)\n",
         encoding.wcnf.num_vars, encoding.digits
     );
-    let mut clause_ids = HashMap::new();
-    for (k, clause) in hard.iter().enumerate() {
+    for clause in hard {
         for &l in clause {
             let _ = write!(text, "1 {} ", literal(l));
         }
         text.push_str(">= 1 ;\n");
-        let mut key = clause.clone();
-        key.sort_unstable();
-        clause_ids.entry(key).or_insert(k + 1);
     }
-    let mut at_least_one = Vec::with_capacity(n);
     let mut at_most_one = Vec::with_capacity(n);
     for (v, xs) in encoding.family_vars.iter().enumerate() {
-        let mut key = xs.clone();
-        key.sort_unstable();
-        at_least_one.push(clause_ids[&key]);
         for &x in xs {
             let _ = write!(text, "1 {} ", literal(-x));
         }
@@ -162,8 +151,6 @@ fn formula(table: &ScoreTable, dag: &Dag) -> Result<(ScoreTable, Formula), Proof
             bound,
             text,
             constraints,
-            clause_ids,
-            at_least_one,
             at_most_one,
             objective: constraints,
             weight,
@@ -207,10 +194,22 @@ impl ProofLog {
     }
 }
 
+/// The id of each hard clause of `encoding` in the formula, by its sorted literals.
+fn clause_ids(encoding: &BnslEncoding) -> HashMap<Vec<Lit>, usize> {
+    let mut ids = HashMap::new();
+    for (k, clause) in encoding.wcnf.hard.iter().enumerate() {
+        let mut key = clause.clone();
+        key.sort_unstable();
+        ids.entry(key).or_insert(k + 1);
+    }
+    ids
+}
+
 /// The builder of a refutation from a certificate (steps 1–4 of the module doc).
 struct Prover<'a> {
     table: &'a ScoreTable,
     f: &'a Formula,
+    clause_ids: HashMap<Vec<Lit>, usize>,
     log: ProofLog,
     clusters: HashMap<Vec<usize>, usize>,
     /// Packing id, or `None` when no candidate is all-in for the set.
@@ -219,6 +218,13 @@ struct Prover<'a> {
 }
 
 impl Prover<'_> {
+    /// The id of node `v`'s at-least-one clause.
+    fn at_least_one(&self, v: usize) -> usize {
+        let mut key = self.f.encoding.family_vars[v].clone();
+        key.sort_unstable();
+        self.clause_ids[&key]
+    }
+
     fn x(&self, v: usize, i: usize) -> Lit {
         self.f.encoding.family_vars[v][i]
     }
@@ -317,7 +323,7 @@ impl Prover<'_> {
         let clause_id = |x: Lit| {
             let mut key = vec![-x, before];
             key.sort_unstable();
-            self.f.clause_ids[&key]
+            self.clause_ids[&key]
         };
         if let [only] = fams {
             return clause_id(self.x(v, *only));
@@ -415,7 +421,7 @@ impl Prover<'_> {
             total = total.checked_add(a_v).ok_or(ProofError::Overflow)?;
             match a_v.cmp(&0) {
                 std::cmp::Ordering::Greater => {
-                    let _ = write!(line, " {} {a_v} * +", self.f.at_least_one[v]);
+                    let _ = write!(line, " {} {a_v} * +", self.at_least_one(v));
                 }
                 std::cmp::Ordering::Less => {
                     let _ = write!(line, " {} {} * +", self.f.at_most_one[v], -a_v);
@@ -508,6 +514,7 @@ pub fn write_pb_proof(
     let mut prover = Prover {
         table: &pruned,
         f: &f,
+        clause_ids: clause_ids(&f.encoding),
         log: ProofLog {
             text: format!("pseudo-Boolean proof version 1.2\nf {}\n", f.constraints),
             next_id: f.constraints + 1,
