@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{bnsl, fails_with, repo, run_json, shipped_scores};
+use common::{fails_with, repo, run_json, shipped_scores, stderr_outcome};
 use serde_json::Value;
 use std::path::Path;
 use std::process::Command;
@@ -38,13 +38,7 @@ fn python_check(scores: &str, certificate: &str) -> Result<String, String> {
 
 /// `bnsl verify --certificate` on `scores`; `Ok(stderr)` when it accepts.
 fn bnsl_check(scores: &str, certificate: &str) -> Result<String, String> {
-    let out = bnsl(&["verify", "--scores", scores, "--certificate", certificate]);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!err.contains("panicked"), "{err}");
-    match out.status.success() {
-        true => Ok(err),
-        false => Err(err),
-    }
+    stderr_outcome(&["verify", "--scores", scores, "--certificate", certificate])
 }
 
 #[test]

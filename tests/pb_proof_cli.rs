@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{bnsl, fails_with, run_json, shipped_scores};
+use common::{fails_with, run_json, shipped_scores, stderr_outcome};
 use std::path::Path;
 
 /// Learns `scores` with a cutting-planes proof into `dir/proof`; returns the proof
@@ -33,13 +33,7 @@ fn prove(scores: &str, dir: &Path) -> (String, String) {
 
 /// `bnsl verify --proof`: `Ok(stderr)` when it accepts.
 fn verify(scores: &str, dag: &str, proof: &str) -> Result<String, String> {
-    let out = bnsl(&["verify", "--scores", scores, "--dag", dag, "--proof", proof]);
-    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!err.contains("panicked"), "{err}");
-    match out.status.success() {
-        true => Ok(err),
-        false => Err(err),
-    }
+    stderr_outcome(&["verify", "--scores", scores, "--dag", dag, "--proof", proof])
 }
 
 #[test]

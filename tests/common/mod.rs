@@ -171,6 +171,18 @@ pub(crate) fn bnsl(args: &[&str]) -> std::process::Output {
         .expect("run bnsl")
 }
 
+/// Runs `bnsl` with `args`: `Ok(stderr)` when it succeeds, `Err(stderr)` when it fails,
+/// and never a panic.
+pub(crate) fn stderr_outcome(args: &[&str]) -> Result<String, String> {
+    let out = bnsl(args);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+    match out.status.success() {
+        true => Ok(err),
+        false => Err(err),
+    }
+}
+
 /// Runs `bnsl` with `args`, expects exit code 0, and returns its stdout as JSON.
 pub(crate) fn run_json(args: &[&str]) -> serde_json::Value {
     let out = bnsl(args);
